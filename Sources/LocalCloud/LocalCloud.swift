@@ -1,0 +1,1 @@
+// LocalCloud: CloudKit on SQLite.

@@ -1,0 +1,1 @@
+print("stress: not yet")

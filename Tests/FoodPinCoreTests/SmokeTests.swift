@@ -1,0 +1,4 @@
+import Testing
+@testable import FoodPinCore
+
+@Test func packageBuilds() { #expect(Bool(true)) }

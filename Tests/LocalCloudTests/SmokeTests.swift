@@ -1,0 +1,4 @@
+import Testing
+@testable import LocalCloud
+
+@Test func packageBuilds() { #expect(Bool(true)) }
