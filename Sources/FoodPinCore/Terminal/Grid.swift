@@ -1,0 +1,65 @@
+/// A rectangle of cells that the view fills and the terminal adapter draws.
+///
+/// Tests assert on ``lines`` the way ratatui's `TestBackend` does.
+public struct Grid: Hashable, Sendable {
+    public let width: Int
+    public let height: Int
+    public private(set) var cells: [Cell]
+
+    public init(width: Int, height: Int) {
+        self.width = max(0, width)
+        self.height = max(0, height)
+        cells = Array(repeating: .blank, count: self.width * self.height)
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * width + x] }
+        set {
+            guard x >= 0, y >= 0, x < width, y < height else { return }
+            cells[y * width + x] = newValue
+        }
+    }
+
+    /// Writes `text` from column `x` of row `y`, clipped at `maxX` (exclusive, default the grid's width).
+    /// Returns the column after the last cell written.
+    ///
+    /// Text must already be sanitized: this only places graphemes by their display width.
+    @discardableResult
+    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxX: Int? = nil) -> Int {
+        guard y >= 0, y < height else { return x }
+        let limit = min(maxX ?? width, width)
+        var column = x
+        for character in text {
+            let w = DisplayWidth.of(character)
+            if w == 0 { continue }
+            if column + w > limit { break }
+            if column >= 0 {
+                self[column, y] = Cell(character, width: w, style: style)
+                if w == 2 { self[column + 1, y] = .continuation(style: style) }
+            }
+            column += w
+        }
+        return column
+    }
+
+    /// Fills a rectangle with blank cells of `style`.
+    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle = .plain) {
+        for row in max(0, y)..<min(height, y + h) {
+            for col in max(0, x)..<min(width, x + w) { self[col, row] = Cell(" ", style: style) }
+        }
+    }
+
+    /// The text of each row, continuation cells skipped, trailing spaces kept.
+    public var lines: [String] {
+        (0..<height).map { row in
+            var line = ""
+            for col in 0..<width where !self[col, row].isContinuation { line.append(self[col, row].character) }
+            return line
+        }
+    }
+
+    /// All rows joined by newlines, trailing spaces trimmed per row.
+    public var text: String {
+        lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
+    }
+}
