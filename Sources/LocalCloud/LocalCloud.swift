@@ -1,1 +1,0 @@
-// LocalCloud: CloudKit on SQLite.

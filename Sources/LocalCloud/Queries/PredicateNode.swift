@@ -1,0 +1,45 @@
+import Foundation
+
+/// The parsed, validated form of a ``Predicate``: what the query compiler turns into SQL.
+///
+/// Only forms CloudKit allows can be represented, so anything the parser
+/// accepts is safe to compile. Values are bound as SQL arguments, never spliced.
+indirect enum PredicateNode: Sendable, Equatable {
+    case truePredicate
+    case falsePredicate
+    case and([PredicateNode])
+    /// CloudKit allows NOT only around a single comparison or `IN`; the parser enforces that.
+    case not(PredicateNode)
+    case comparison(PredicateKey, ComparisonOperator, FieldValue)
+    /// `key BETWEEN {lower, upper}`, inclusive.
+    case between(PredicateKey, FieldValue, FieldValue)
+    case beginsWith(PredicateKey, String)
+    /// `key IN {a, b, c}` or `key IN %@` with an array.
+    case `in`(PredicateKey, [FieldValue])
+    /// `listField CONTAINS value`: membership in a list field.
+    case listContains(PredicateKey, FieldValue)
+    /// `self CONTAINS 'text'`: tokenized full-text match over string fields.
+    case textSearch(String)
+    /// `distanceToLocation:fromLocation:(key, location) < kilometres` (or `<=`, `>`, `>=`).
+    case distance(PredicateKey, Location, ComparisonOperator, kilometres: Double)
+}
+
+/// What a predicate compares: a user field or one of the system fields.
+enum PredicateKey: Sendable, Hashable {
+    case field(String)
+    case creationDate
+    case modificationDate
+    /// `recordID` or `recordName`; compared values are record names.
+    case recordName
+    case creatorUserRecordID
+    case lastModifiedUserRecordID
+}
+
+enum ComparisonOperator: String, Sendable, Hashable {
+    case equal = "=="
+    case notEqual = "!="
+    case less = "<"
+    case lessOrEqual = "<="
+    case greater = ">"
+    case greaterOrEqual = ">="
+}
