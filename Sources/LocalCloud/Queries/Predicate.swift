@@ -34,14 +34,16 @@ public final class Predicate: Sendable, CustomStringConvertible {
             .mapError { $0 as? CloudError ?? CloudError(.invalidArguments, "\($0)") }
     }
 
-    init(node: PredicateNode) {
-        parsed = .success(node)
-        source = ""
-    }
-
-    init(error: CloudError) {
-        parsed = .failure(error)
-        source = ""
+    /// A predicate from the typed builder: `build` applies the same rules as the parser.
+    init(building build: () throws -> PredicateNode) {
+        do {
+            parsed = .success(try build())
+            source = ""
+        } catch {
+            let error = error as? CloudError ?? PredicateRules.error("\(error)")
+            parsed = .failure(error)
+            source = "<invalid predicate: \(error.message)>"
+        }
     }
 
     /// The predicate in format-string form, with arguments substituted.

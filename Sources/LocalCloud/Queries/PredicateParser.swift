@@ -430,7 +430,9 @@ struct PredicateParser {
                 guard let a = parts[2] else { throw bad }
                 altitude = a
             }
-            return .value(.location(Location(latitude: latitude, longitude: longitude, altitude: altitude)))
+            let location = Location(latitude: latitude, longitude: longitude, altitude: altitude)
+            guard location.isFinite else { throw bad }
+            return .value(.location(location))
         case ("CKReference", .string(let json)):
             guard let reference = try? JSONDecoder().decode(Record.Reference.self, from: Data(json.utf8)) else { throw bad }
             return .value(.reference(reference))

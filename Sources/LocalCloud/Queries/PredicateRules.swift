@@ -70,26 +70,35 @@ enum PredicateRules {
     /// Accepts String, the integer types, Double, Float, Bool, Date, Data, ``Location``,
     /// `Record.ID` (as a reference), `Record.Reference`, and arrays of these.
     static func value(fromArgument argument: Any, position: Int) throws -> FieldValue {
+        try value(from: argument, label: "argument \(position)")
+    }
+
+    /// Converts a value to a ``FieldValue``; `label` names it in errors ("argument 2", "value").
+    static func value(from argument: Any, label: String) throws -> FieldValue {
         guard let unwrapped = unwrapOptional(argument) else {
-            throw error("argument \(position) is nil; CloudKit predicates cannot compare with nil")
+            throw error("\(label) is nil; CloudKit predicates cannot compare with nil")
         }
         if let array = unwrapped as? [Any] {
             return .list(try array.map { element in
-                let value = try value(fromArgument: element, position: position)
-                if case .list = value { throw error("argument \(position) is a nested array, which predicates cannot use") }
+                let value = try value(from: element, label: label)
+                if case .list = value { throw error("\(label) is a nested array, which predicates cannot use") }
                 return value
             })
         }
         if let value = scalar(unwrapped) {
-            if case .double(let d) = value, !d.isFinite {
-                throw error("argument \(position) is not a finite number (\(d))")
+            switch value {
+            case .double(let d) where !d.isFinite:
+                throw error("\(label) is not a finite number (\(d))")
+            case .location(let l) where !l.isFinite:
+                throw error("\(label) is a location with a non-finite coordinate")
+            default:
+                return value
             }
-            return value
         }
         if unwrapped is Asset {
-            throw error("argument \(position) is an Asset; assets cannot be queried")
+            throw error("\(label) is an Asset; assets cannot be queried")
         }
-        throw error("argument \(position) has unsupported type \(type(of: unwrapped))")
+        throw error("\(label) has unsupported type \(type(of: unwrapped))")
     }
 
     private static func scalar(_ v: Any) -> FieldValue? {
@@ -301,5 +310,12 @@ enum PredicateRules {
     static func clip(_ text: String, limit: Int = 120) -> String {
         let shown = text.count > limit ? String(text.prefix(limit)) + "…" : text
         return shown.unicodeScalars.map { PredicateLexer.visible($0) }.joined()
+    }
+}
+
+extension Location {
+    /// Whether every coordinate is a finite number (NaN never equals itself, so it cannot be queried).
+    var isFinite: Bool {
+        latitude.isFinite && longitude.isFinite && (altitude?.isFinite ?? true)
     }
 }

@@ -15,4 +15,16 @@ open class SortDescriptor: @unchecked Sendable {
         self.key = key
         self.ascending = ascending
     }
+
+    /// The key as the query compiler sees it: `creationDate`, `modificationDate` and
+    /// `recordID`/`recordName` map to the system keys.
+    ///
+    /// - Throws: `CloudError(.invalidArguments)` for a key path or a malformed name.
+    func validatedKey() throws -> PredicateKey {
+        do {
+            return try PredicateRules.key(named: key)
+        } catch let error as CloudError {
+            throw PredicateRules.error("\(error.message) in sort descriptor")
+        }
+    }
 }
