@@ -17,6 +17,9 @@ struct PredicateParser {
     private let arguments: [Any]
     private var position = 0
     private var argumentIndex = 0
+    /// Nesting of parentheses, NOTs and CASTs; bounded so hostile input cannot exhaust the stack.
+    private var depth = 0
+    static let maximumDepth = 100
 
     private init(tokens: [PredicateToken], arguments: [Any]) {
         self.tokens = tokens
@@ -97,7 +100,16 @@ struct PredicateParser {
         }
     }
 
+    private mutating func enter() throws {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw PredicateRules.error("predicate nests more than \(Self.maximumDepth) levels deep at offset \(current.offset)")
+        }
+    }
+
     private mutating func parseUnary() throws -> PredicateNode {
+        try enter()
+        defer { depth -= 1 }
         if keyword() == "NOT" || isSymbol("!") {
             let not = advance()
             do {
@@ -262,6 +274,8 @@ struct PredicateParser {
     }
 
     private mutating func parsePrimary() throws -> Expression {
+        try enter()
+        defer { depth -= 1 }
         let token = current
         switch token.kind {
         case .word(let word):
