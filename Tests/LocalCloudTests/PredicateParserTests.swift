@@ -331,6 +331,7 @@ struct PredicateParserTests {
             ("a == %@", [Asset(fileURL: URL(fileURLWithPath: "/tmp/x.jpg"))], "Asset"),
             ("a == %@", [Custom()], "unsupported type Custom"),
             ("a == %@", [Optional<String>.none as Any], "nil"),
+            ("a == %@", [NSNull()], "nil"),
             ("a == %@", [Double.nan], "finite"),
             ("a == %@", [Double.infinity], "finite"),
             ("a == %@", [UInt64.max], "unsupported type UInt64"),

@@ -10,6 +10,10 @@ import Foundation
 /// Only the forms CloudKit's CKQuery documentation allows are accepted. The format is
 /// parsed once, here; a malformed or unsupported format never crashes: the error is
 /// remembered and surfaces as `CloudError(.invalidArguments)` when the query runs.
+///
+/// Foundation also declares a `Predicate`. Expressions such as `Predicate(format:)` resolve to
+/// this one, but in type annotations a file importing both modules writes `LocalCloud.Predicate`
+/// (or declares `typealias Predicate = LocalCloud.Predicate` once in its module).
 public final class Predicate: Sendable, CustomStringConvertible {
     /// The parsed predicate, or why it could not be parsed.
     let parsed: Result<PredicateNode, CloudError>

@@ -75,7 +75,7 @@ enum PredicateRules {
 
     /// Converts a value to a ``FieldValue``; `label` names it in errors ("argument 2", "value").
     static func value(from argument: Any, label: String) throws -> FieldValue {
-        guard let unwrapped = unwrapOptional(argument) else {
+        guard let unwrapped = unwrapOptional(argument), !(unwrapped is NSNull) else {
             throw error("\(label) is nil; CloudKit predicates cannot compare with nil")
         }
         if let array = unwrapped as? [Any] {
