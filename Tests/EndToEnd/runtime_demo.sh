@@ -21,9 +21,24 @@ echo "=== runtime demo, TERM=xterm-256color"
 e2e_start -- --demo
 
 wait_for_line '^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Loading restaurants…' 5
-pass "spinner shows while loading"
+first_frame="$(grep -m1 -o '^ [^ ] Loading' <<<"$(capture)")"
+deadline=$(( $(date +%s%N) + 2000000000 ))
+while [ "$(grep -m1 -o '^ [^ ] Loading' <<<"$(capture)" || true)" = "$first_frame" ]; do
+  [ "$(date +%s%N)" -lt "$deadline" ] || fail "the spinner does not animate"
+  sleep 0.02
+done
+pass "spinner shows and animates (ticks) while loading"
 wait_for "> 001  Golden Dragon 1" 5
 pass "rows arrive from a background message, with no keypress"
+
+# Idle means asleep in poll(): no ticks once loaded, so the UI thread does not wake at all.
+pid="$(app_pid)"
+switches() { sed -n 's/^voluntary_ctxt_switches:[[:space:]]*//p' "/proc/$pid/status"; }
+before="$(switches)"
+sleep 0.5  # a measuring window, not a wait for readiness
+after="$(switches)"
+[ $(( after - before )) -le 1 ] || fail "the idle UI thread woke $(( after - before )) times in 0.5 s"
+pass "idle loop sleeps (no busy polling)"
 
 send j;        wait_for "> 002  Noodle Bar 2"
 send Down;     wait_for "> 003  東京ラーメン屋"

@@ -81,7 +81,18 @@ public enum ColorPalette {
     }
 
     /// The nearest of the first `count` (8 or 16) basic colours, by their xterm RGB.
+    ///
+    /// Greys go by lightness alone: by plain distance a mid grey is nearer yellow
+    /// (205, 205, 0) than white, which is not what anyone sees.
     public static func nearestBasic(_ color: (Int, Int, Int), count: Int) -> Int {
+        let (r, g, b) = color
+        if max(r, g, b) - min(r, g, b) < 32 {
+            let lightness = (r + g + b) / 3
+            if count >= 16 {
+                return lightness < 48 ? 0 : (lightness < 170 ? 8 : (lightness < 240 ? 7 : 15))
+            }
+            return lightness < 80 ? 0 : 7
+        }
         var best = 0
         var bestDistance = Int.max
         for index in 0..<min(count, basic.count) {
