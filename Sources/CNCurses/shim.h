@@ -10,6 +10,8 @@
 #include <locale.h>
 #include <langinfo.h>
 #include <wchar.h>
+#include <signal.h>
+#include <string.h>
 #include <sys/ioctl.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
@@ -75,6 +77,43 @@ static inline int cn_terminfo_colors(const char *term) {
     set_curterm(previous);
     del_curterm(probe);
     return colors;
+}
+
+// On a crash (a Swift trap is SIGILL or SIGTRAP), put the terminal back before dying,
+// then let the previous handler (Swift's backtracer, or the default) report it on the
+// restored screen: the faulting instruction runs again once this handler returns.
+// endwin is not async-signal-safe, but the process is going down either way.
+#define CN_CRASH_SIGNAL_LIMIT 32
+static const int cn_crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+
+/// The handlers in place before ours (storage inside a function, so it is emitted with it).
+static inline struct sigaction *cn_crash_previous(void) {
+    static struct sigaction previous[CN_CRASH_SIGNAL_LIMIT];
+    return previous;
+}
+
+static inline void cn_crash_handler(int signal_number) {
+    endwin();
+    if (signal_number > 0 && signal_number < CN_CRASH_SIGNAL_LIMIT) {
+        sigaction(signal_number, &cn_crash_previous()[signal_number], NULL);
+    }
+}
+
+static inline void cn_install_crash_restore(void) {
+    for (unsigned i = 0; i < sizeof cn_crash_signals / sizeof cn_crash_signals[0]; i++) {
+        struct sigaction action;
+        memset(&action, 0, sizeof action);
+        action.sa_handler = cn_crash_handler;
+        sigemptyset(&action.sa_mask);
+        action.sa_flags = SA_ONSTACK;
+        sigaction(cn_crash_signals[i], &action, &cn_crash_previous()[cn_crash_signals[i]]);
+    }
+}
+
+static inline void cn_remove_crash_restore(void) {
+    for (unsigned i = 0; i < sizeof cn_crash_signals / sizeof cn_crash_signals[0]; i++) {
+        sigaction(cn_crash_signals[i], &cn_crash_previous()[cn_crash_signals[i]], NULL);
+    }
 }
 
 #endif

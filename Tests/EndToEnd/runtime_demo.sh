@@ -163,6 +163,18 @@ kill -TERM "$pid"
 expect_exit 143
 pass "SIGTERM quits with 143 and restores the terminal"
 
+# A crash (a Swift trap) still restores the terminal, and the backtrace shows on the main screen.
+e2e_start --env SWIFT_BACKTRACE=interactive=no -- --demo
+wait_for "> 001"
+send '!'
+code="$(wait_exit 30)"
+[ "$code" -ge 128 ] || fail "a crash exited $code, expected death by a signal"
+wait_for FOODPIN-EXITED
+[ "$(pane_value alternate_on)" = 0 ] || fail "still on the alternate screen after a crash"
+[ "$(pane_value cursor_flag)" = 1 ] || fail "cursor still hidden after a crash"
+[ "$(pane_value mouse_any_flag)" = 0 ] || fail "mouse reporting still on after a crash"
+pass "a crash restores the terminal (exit $code)"
+
 e2e_start --term no-such-terminal -- --demo
 [ "$(wait_exit)" = 1 ] || fail "an unknown TERM should exit 1"
 wait_for "foodpin: cannot start the terminal screen (TERM=no-such-terminal)"

@@ -17,6 +17,8 @@ final class DemoApp: TerminalApp {
         case page(by: Int)
         case pressed(Key)
         case quit(Int32)
+        /// Traps on purpose, to prove a crash still restores the terminal.
+        case crash
     }
 
     static let minimumWidth = 30
@@ -64,6 +66,7 @@ final class DemoApp: TerminalApp {
         case .wheelUp: .move(by: -3)
         case .character("q"): .quit(0)
         case .character("X"): .quit(3)
+        case .character("!"): .crash
         case .control("c"): nil  // left to the runtime, which quits with 130
         default: .pressed(key)
         }
@@ -96,6 +99,8 @@ final class DemoApp: TerminalApp {
         case .quit(let code):
             exitCode = code
             shouldQuit = true
+        case .crash:
+            fatalError("demo crash requested with !")
         }
         if case .move = message { lastKey = nil }
     }

@@ -26,6 +26,7 @@ final class CursesScreen {
         }
         self.screen = screen
         _ = set_term(screen)
+        cn_install_crash_restore()
         _ = raw()
         _ = noecho()
         _ = nonl()
@@ -99,6 +100,7 @@ final class CursesScreen {
         _ = mousemask(0, nil)
         _ = curs_set(1)
         _ = endwin()
+        cn_remove_crash_restore()
         delscreen(screen)
     }
 
