@@ -102,7 +102,6 @@ final class DemoApp: TerminalApp {
         case .crash:
             fatalError("demo crash requested with !")
         }
-        if case .move = message { lastKey = nil }
     }
 
     private var listHeight: Int { max(0, height - 2) }
