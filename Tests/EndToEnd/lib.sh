@@ -23,6 +23,7 @@ e2e_tmux() { tmux -L "$E2E_SOCKET" -f /dev/null "$@"; }
 
 e2e_cleanup() {
   e2e_tmux kill-server >/dev/null 2>&1 || true
+  rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$E2E_SOCKET"
   rm -rf "$E2E_TMP"
 }
 trap e2e_cleanup EXIT
