@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Runs Discover effects against a ``DiscoverBackend`` and a ``ThumbnailLoader`` on background tasks,
@@ -37,6 +38,8 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                 if loading.contains(key) { continue } // its completion is already on the way
                 thumbnails.load(key) { sink.post(.thumbnailLoaded(key, $0)) }
             }
+        case .loadPreview(let path, let size):
+            thumbnails?.loadFile(URL(fileURLWithPath: path), size: size) { sink.post(.previewLoaded(path: path, $0)) }
         case .save(let draft):
             run {
                 do { sink.post(.saveSucceeded(try await backend.save(draft))) } catch {

@@ -79,10 +79,31 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
         }
     }
 
+    /// Renders a local file (the form's live preview) through the same cache and coalescing,
+    /// keyed by ``previewKey(for:size:)``.
+    public func loadFile(_ file: URL, size: ThumbnailSize, completion: @escaping @Sendable (ThumbnailOutcome) -> Void) {
+        start(Self.previewKey(for: file.path, size: size), fetch: { file }) { outcome in
+            if let outcome { completion(outcome) }
+        }
+    }
+
+    /// The cache key of a file preview: a record ID no record can have.
+    public static func previewKey(for path: String, size: ThumbnailSize) -> ThumbnailKey {
+        ThumbnailKey(recordID: "file:" + path, size: size)
+    }
+
     /// Cancels every load whose record is not among `ids` (its row scrolled away).
+    /// File previews are left alone: the form asked for them, not a row.
     public func setVisible(ids: Set<String>) {
+        cancel { !ids.contains($0.recordID) && !$0.recordID.hasPrefix("file:") }
+    }
+
+    /// Cancels everything (the app is quitting).
+    public func cancelAll() { cancel { _ in true } }
+
+    private func cancel(where shouldCancel: (ThumbnailKey) -> Bool) {
         let cancelled: [InFlight] = state.withLock { state in
-            let gone = state.inFlight.filter { !ids.contains($0.key.recordID) }
+            let gone = state.inFlight.filter { shouldCancel($0.key) }
             for key in gone.keys { state.inFlight[key] = nil }
             state.cancellations += gone.count
             return Array(gone.values)
@@ -93,10 +114,15 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
         }
     }
 
-    /// Cancels everything (the app is quitting).
-    public func cancelAll() { setVisible(ids: []) }
-
     private func start(_ key: ThumbnailKey, waiter: @escaping @Sendable (ThumbnailOutcome?) -> Void) {
+        let fetchImageFile = fetchImageFile
+        start(key, fetch: { try await fetchImageFile(key.recordID) }, waiter: waiter)
+    }
+
+    private func start(
+        _ key: ThumbnailKey, fetch: @escaping @Sendable () async throws -> URL?,
+        waiter: @escaping @Sendable (ThumbnailOutcome?) -> Void
+    ) {
         if let image = cache.value(forKey: key) {
             waiter(.image(image))
             return
@@ -112,17 +138,17 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
             state.inFlight[key] = InFlight(token: token, task: nil, waiters: [waiter])
             // The task cannot finish before it is stored: finishing takes this same lock.
             state.inFlight[key]?.task = Task.detached { [self] in
-                let outcome = await self.run(key)
+                let outcome = await self.run(key, fetch: fetch)
                 self.finish(key, token: token, outcome: outcome)
             }
         }
     }
 
-    private func run(_ key: ThumbnailKey) async -> ThumbnailOutcome? {
+    private func run(_ key: ThumbnailKey, fetch: @Sendable () async throws -> URL?) async -> ThumbnailOutcome? {
         do {
             if latency > .zero { try await sleep(latency) }
             try Task.checkCancellation()
-            guard let file = try await fetchImageFile(key.recordID) else { return .noImage }
+            guard let file = try await fetch() else { return .noImage }
             try Task.checkCancellation()
             let image = try render(file, key.size)
             cache.setValue(image, forKey: key, cost: image.cost)

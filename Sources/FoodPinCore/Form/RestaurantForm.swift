@@ -68,7 +68,16 @@ public struct RestaurantForm: Sendable {
     public private(set) var isConfirmingDiscard = false
     /// Candidates listed by an ambiguous Tab completion on the image field.
     public internal(set) var completions: [String] = []
+    /// The image path the preview shows, once it probed as a readable image.
+    public internal(set) var previewPath: String?
+    /// The live preview of ``previewPath``, once rendered.
+    public internal(set) var preview: ThumbnailOutcome?
+    /// The last path probed, so typing elsewhere does not probe again.
+    var probedPath: String?
     let services: FormServices
+
+    /// The size of the image field's live preview.
+    public static let previewSize = ThumbnailSize(columns: 8, rows: 4)
 
     public init(services: FormServices) {
         self.services = services
@@ -172,6 +181,25 @@ public struct RestaurantForm: Sendable {
             name: trimmed(.name), type: trimmed(.type), location: trimmed(.location), phone: trimmed(.phone),
             description: text(.description).trimmingCharacters(in: .whitespacesAndNewlines),
             imagePath: image.isEmpty ? nil : expandTilde(image))
+    }
+
+    /// Call after each key: when the image path changed to a readable image, returns the
+    /// expanded path whose preview should be rendered (off the UI thread).
+    public mutating func updatePreview() -> String? {
+        let typed = trimmed(.image)
+        let path = typed.isEmpty ? nil : expandTilde(typed)
+        guard path != probedPath else { return nil }
+        probedPath = path
+        previewPath = nil
+        preview = nil
+        guard let path, services.probeImage(path) == nil else { return nil }
+        previewPath = path
+        return path
+    }
+
+    /// A rendered preview arrived; kept only if the path is still the one typed.
+    public mutating func previewLoaded(path: String, _ outcome: ThumbnailOutcome) {
+        if path == previewPath { preview = outcome }
     }
 
     // MARK: Internals

@@ -10,6 +10,8 @@ public enum Effect: Hashable, Sendable {
     /// These rows are now the visible ones lacking a thumbnail: load them (answer each with
     /// `.thumbnailLoaded`) and cancel loads for rows not listed (`ThumbnailLoader.setVisible`).
     case loadThumbnails(ids: [String], size: ThumbnailSize)
+    /// Render the form's live preview of a local image file; answer `.previewLoaded`.
+    case loadPreview(path: String, size: ThumbnailSize)
     /// Scale the image, save the record; answer `.saveSucceeded` or `.saveFailed`.
     case save(RestaurantDraft)
     /// Delete a record; answer `.deleteSucceeded` or `.deleteFailed`.

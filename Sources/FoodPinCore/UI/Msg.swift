@@ -9,6 +9,8 @@ public enum Msg: Sendable {
     /// A page query finished.
     case pageLoaded(PageRequest, Result<DiscoverPage, DiscoverError>)
     case thumbnailLoaded(ThumbnailKey, ThumbnailOutcome)
+    /// The form's image preview was rendered.
+    case previewLoaded(path: String, ThumbnailOutcome)
     case saveSucceeded(Restaurant)
     case saveFailed(DiscoverError)
     case deleteSucceeded(id: String)

@@ -12,17 +12,10 @@ extension Renderer {
 
         let size = state.detailImageSize
         let top = Layout.listTop
-        let sideBySide = width >= 72
-        var textX = 1, textY = top, textWidth = width - 2
         if state.config.showsImages {
             renderThumbnail(ThumbnailKey(recordID: id, size: size), x: 1, y: top, selected: false)
-            if sideBySide {
-                textX = 1 + size.columns + 2
-                textWidth = width - textX - 1
-            } else {
-                textY = top + size.rows + 1
-            }
         }
+        let (textX, textY, textWidth) = Layout.detailText(width: width, height: height, showsImages: state.config.showsImages)
         let when = RelativeTime.describe(restaurant.createdAt, now: state.now)
         let fields: [(String, String)] = [
             ("Type", restaurant.type), ("Location", restaurant.location), ("Phone", restaurant.phone),
@@ -34,7 +27,7 @@ extension Renderer {
             lines += TextLayout.wrap([text], width: textWidth).map { ($0, theme.text) }
         }
         lines.append(("", theme.text))
-        let description = TextLayout.wrap(TextSanitizer.lines(restaurant.description), width: textWidth)
+        let description = Layout.detailDescriptionLines(restaurant, textWidth: textWidth)
         let bottom = height - 1
         var y = textY
         for line in lines where y < bottom {

@@ -22,6 +22,9 @@ extension Renderer {
         for field in RestaurantForm.Field.allCases where field.isTextField {
             let rows = field == .description ? Self.descriptionRows : 1
             for row in 0..<rows { lines.append(FormLine(field: field, kind: .input(row: row))) }
+            if field == .image, form.previewPath != nil {
+                for row in 0..<RestaurantForm.previewSize.rows { lines.append(FormLine(field: field, kind: .preview(row: row))) }
+            }
             if field == .image {
                 for candidate in form.completions.prefix(5) { lines.append(FormLine(field: field, kind: .note(candidate))) }
             }
@@ -59,6 +62,16 @@ extension Renderer {
                 grid.put(TextSanitizer.line(text), x: inputX + 1, y: y, style: theme.dim, maxX: inputX + inputWidth)
             case .error(let text):
                 grid.put((unicode ? "↳ " : "-> ") + TextSanitizer.line(text), x: inputX, y: y, style: theme.inlineError)
+            case .preview(let row):
+                if row == 0 || slot == 0 {
+                    let size = RestaurantForm.previewSize
+                    let visible = ThumbnailSize(columns: size.columns, rows: size.rows - row)
+                    if row == 0 {
+                        renderImage(form.preview, size: visible, x: inputX, y: y, selected: false)
+                    } else {
+                        renderImage(nil, size: visible, x: inputX, y: y, selected: false)
+                    }
+                }
             case .blank:
                 break
             case .buttons:
@@ -136,6 +149,7 @@ struct FormLine {
     enum Kind {
         case input(row: Int)
         case note(String)
+        case preview(row: Int)
         case error(String)
         case blank
         case buttons

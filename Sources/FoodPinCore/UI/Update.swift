@@ -34,6 +34,9 @@ extension AppState {
                 thumbnails[key] = outcome
             }
             effects = []
+        case .previewLoaded(let path, let outcome):
+            form?.previewLoaded(path: path, outcome)
+            effects = []
         case .saveSucceeded(let restaurant):
             form = nil
             screen = .list
@@ -137,7 +140,11 @@ extension AppState {
         switch key {
         case .escape, .character("q"), .backspace, .character("h"), .left:
             screen = .list
-        case .character("j"), .down, .wheelDown: detailScroll += 1
+        case .character("j"), .down, .wheelDown:
+            guard case .detail(let id) = screen, let restaurant = list.restaurant(withID: id) else { break }
+            let textWidth = Layout.detailText(width: width, height: height, showsImages: config.showsImages).width
+            let lines = Layout.detailDescriptionLines(restaurant, textWidth: textWidth).count
+            detailScroll = min(detailScroll + 1, max(0, lines - 1))
         case .character("k"), .up, .wheelUp: detailScroll = max(0, detailScroll - 1)
         case .character("g"), .home: detailScroll = 0
         default: break
@@ -148,9 +155,10 @@ extension AppState {
     private mutating func handleFormKey(_ key: Key) -> [Effect] {
         guard var form else { screen = .list; return [] }
         let action = form.handle(key)
+        let preview = config.showsImages ? form.updatePreview() : nil
         self.form = form
         switch action {
-        case .none: return []
+        case .none: return preview.map { [.loadPreview(path: $0, size: RestaurantForm.previewSize)] } ?? []
         case .cancel:
             self.form = nil
             screen = .list

@@ -108,8 +108,13 @@ struct Renderer {
 
     /// Copies a thumbnail, or draws a placeholder box with a glyph while it loads.
     mutating func renderThumbnail(_ key: ThumbnailKey, x: Int, y: Int, selected: Bool) {
-        let size = key.size
-        switch state.thumbnails[key] {
+        renderImage(state.thumbnails[key], size: key.size, x: x, y: y, selected: selected)
+    }
+
+    /// Draws an image's cells, clipped to `size` and above the help bar.
+    mutating func renderImage(_ outcome: ThumbnailOutcome?, size fullSize: ThumbnailSize, x: Int, y: Int, selected: Bool) {
+        let size = ThumbnailSize(columns: fullSize.columns, rows: max(0, min(fullSize.rows, height - 1 - y)))
+        switch outcome {
         case .image(let image)?:
             for row in 0..<min(size.rows, image.rows) {
                 for column in 0..<min(size.columns, image.columns) {
@@ -119,7 +124,7 @@ struct Renderer {
                     grid[x + column, y + row] = cell
                 }
             }
-        case let outcome:
+        default:
             let glyph: String
             switch outcome {
             case .noImage?: glyph = unicode ? "·" : "."

@@ -126,4 +126,23 @@ import Testing
         _ = await loader.thumbnail(for: ThumbnailKey(recordID: "x", size: .row))
         #expect(waits.all == [.milliseconds(800)])
     }
+
+    @Test func filePreviewsShareTheCacheAndSurviveScrolling() async {
+        let gate = Gate()
+        let renders = Recorder<String>()
+        let loader = ThumbnailLoader<FakeThumbnail>(
+            cache: LRUCache(countLimit: 4), fetchImageFile: { _ in nil },
+            render: { url, size in renders.append(url.path); return FakeThumbnail(columns: size.columns, rows: size.rows) },
+            latency: .milliseconds(1), sleep: { _ in await gate.wait() })
+        let results = Recorder<Bool>()
+        let file = URL(fileURLWithPath: "/pics/food.jpg")
+        loader.loadFile(file, size: RestaurantForm.previewSize) { if case .image = $0 { results.append(true) } }
+        loader.setVisible(ids: []) // the list scrolled: the preview is not a row
+        gate.open()
+        #expect(await waitUntil { results.count == 1 })
+        #expect(renders.all == ["/pics/food.jpg"])
+        #expect(loader.cache.contains(ThumbnailLoader<FakeThumbnail>.previewKey(for: file.path, size: RestaurantForm.previewSize)))
+        loader.loadFile(file, size: RestaurantForm.previewSize) { if case .image = $0 { results.append(true) } }
+        #expect(results.count == 2 && renders.count == 1, "the second preview comes from the cache")
+    }
 }

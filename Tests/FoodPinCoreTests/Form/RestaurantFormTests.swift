@@ -205,3 +205,28 @@ import Testing
         #expect(hidden.text(.image) == "~/.hidden")
     }
 }
+
+@Suite struct RestaurantFormPreviewTests {
+    @Test func aReadableImagePathAsksForAPreviewOnce() {
+        let probes = Recorder<String>()
+        let services = FormServices(homeDirectory: "/home/alice", listDirectory: { _ in nil },
+                                    probeImage: { path in probes.append(path); return path == "/home/alice/food.jpg" ? nil : "Not an image" })
+        var form = RestaurantForm(services: services)
+        #expect(form.updatePreview() == nil)
+        #expect(probes.count == 0, "an empty path is not probed")
+        form.setText("~/food.jp", for: .image)
+        #expect(form.updatePreview() == nil)
+        form.setText("~/food.jpg", for: .image)
+        #expect(form.updatePreview() == "/home/alice/food.jpg")
+        #expect(form.previewPath == "/home/alice/food.jpg")
+        #expect(form.updatePreview() == nil, "same path: no second probe or load")
+        #expect(probes.count == 2)
+        form.previewLoaded(path: "/elsewhere.jpg", .noImage)
+        #expect(form.preview == nil, "a stale preview is ignored")
+        form.previewLoaded(path: "/home/alice/food.jpg", .image(FakeThumbnail(columns: 8, rows: 4)))
+        #expect(form.preview != nil)
+        form.setText("", for: .image)
+        _ = form.updatePreview()
+        #expect(form.previewPath == nil && form.preview == nil)
+    }
+}

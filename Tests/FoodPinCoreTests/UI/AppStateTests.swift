@@ -124,6 +124,17 @@ import Testing
         #expect(!state.shouldQuit, "q in the detail view goes back")
     }
 
+    @Test func detailScrollStopsAtTheEndOfTheDescription() {
+        var item = Restaurant.fixture("d", minutesAgo: 1)
+        item.description = (1...6).map { "line \($0)" }.joined(separator: "\n")
+        var state = AppState.loaded([item], width: 80, height: 24)
+        send(&state, .key(.enter))
+        for _ in 0..<50 { send(&state, .key(.character("j"))) }
+        #expect(state.detailScroll == 5)
+        send(&state, .key(.character("k")))
+        #expect(state.detailScroll == 4)
+    }
+
     @Test func qQuitsFromTheListWithExitCodeZero() {
         var state = AppState.loaded(restaurants(0..<2))
         #expect(send(&state, .key(.character("q"))) == [.quit])
@@ -283,5 +294,20 @@ import Testing
         #expect(state.screen == .form)
         send(&state, .key(.character("y")))
         #expect(state.screen == .list)
+    }
+}
+
+@Suite struct FormPreviewStateTests {
+    @Test func typingAnImagePathShowsALivePreview() {
+        let config = AppConfig(currentUser: "alice", formServices: .fake(images: ["/home/alice/food.jpg"]))
+        var state = AppState.loaded(restaurants(0..<2), width: 60, height: 24, config: config)
+        send(&state, .key(.character("a")))
+        state.form?.focus(.image)
+        var effects: [Effect] = []
+        for msg in keys("~/food.jpg") { effects += send(&state, msg) }
+        #expect(effects == [.loadPreview(path: "/home/alice/food.jpg", size: RestaurantForm.previewSize)])
+        send(&state, .previewLoaded(path: "/home/alice/food.jpg", .image(FakeThumbnail(columns: 8, rows: 4, fill: "▓"))))
+        let grid = view(state, width: 60, height: 24)
+        #expect(grid.lines.filter { $0.contains("▓▓▓▓▓▓▓▓") }.count == 4)
     }
 }
