@@ -216,4 +216,27 @@ import Testing
             """)
         #expect(grid[14, 3].character == " " && grid[14, 3].style.attributes.contains(.reverse), "the cursor is in Type")
     }
+
+    @Test func longInputScrollsSidewaysKeepingTheCursorInView() {
+        var state = listState(restaurants(0..<1), width: 50, height: 20)
+        send(&state, .key(.character("a")))
+        for msg in keys(String(repeating: "寿司", count: 20) + "END") { send(&state, msg) }
+        let grid = view(state, width: 50, height: 20)
+        let row = grid.lines[2]
+        #expect(row.contains("END"), "the end of the text, where the cursor is, shows")
+        #expect(grid.cells[(2 * 50)...].prefix(50).contains { $0.style.attributes.contains(.reverse) }, "the cursor cell")
+        #expect(DisplayWidth.of(row) == 50)
+    }
+
+    @Test func descriptionWrapsInsideItsBox() {
+        var state = listState(restaurants(0..<1), width: 50, height: 24)
+        send(&state, .key(.character("a")))
+        state.form?.focus(.description)
+        for msg in keys("one two three four five six seven eight nine ten eleven") { send(&state, msg) }
+        send(&state, .key(.enter))
+        for msg in keys("寿司") { send(&state, msg) }
+        let lines = view(state, width: 50, height: 24).lines
+        let box = lines[6...9].map { String($0.dropFirst(14)).trimmingCharacters(in: .whitespaces) }
+        #expect(box == ["one two three four five six seven", "eight nine ten eleven", "寿司", ""])
+    }
 }
