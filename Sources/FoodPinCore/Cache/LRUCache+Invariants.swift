@@ -1,8 +1,3 @@
-/// A broken internal invariant, found by a data structure's self-check.
-struct InvariantViolation: Error, CustomStringConvertible {
-    let description: String
-}
-
 extension LRUCache {
     /// Checks that the map and the list agree, that costs add up and that the limits hold.
     ///

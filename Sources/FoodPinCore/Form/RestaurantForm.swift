@@ -88,6 +88,18 @@ public struct RestaurantForm: Sendable {
         self.editors = editors
     }
 
+    /// A form filled with values, as `foodpin add` does, so the command line shares the validation:
+    /// `RestaurantForm(draft: values, services: .live).validate()`.
+    public init(draft: RestaurantDraft, services: FormServices) {
+        self.init(services: services)
+        setText(draft.name, for: .name)
+        setText(draft.type, for: .type)
+        setText(draft.location, for: .location)
+        setText(draft.phone, for: .phone)
+        setText(draft.description, for: .description)
+        setText(draft.imagePath ?? "", for: .image)
+    }
+
     public func text(_ field: Field) -> String { editors[field]?.text ?? "" }
     public func editor(_ field: Field) -> LineEditor? { editors[field] }
 

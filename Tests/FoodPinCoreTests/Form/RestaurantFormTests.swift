@@ -230,3 +230,14 @@ import Testing
         #expect(form.previewPath == nil && form.preview == nil)
     }
 }
+
+@Suite struct RestaurantFormDraftTests {
+    @Test func theCommandLineSharesTheValidation() {
+        let bad = RestaurantForm(draft: RestaurantDraft(name: " ", type: "Cafe", location: "HK", phone: "abc"), services: .fake())
+        #expect(Set(bad.validate().keys) == [.name, .phone])
+        let good = RestaurantForm(draft: RestaurantDraft(name: "A", type: "B", location: "C", imagePath: "~/x.jpg"),
+                                  services: .fake(images: ["/home/alice/x.jpg"]))
+        #expect(good.validate().isEmpty)
+        #expect(good.draft.imagePath == "/home/alice/x.jpg")
+    }
+}
