@@ -43,3 +43,7 @@ func poll(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool
     }
     return try await condition()
 }
+
+// GRDB also exports `Record` and `Database`; in these tests the names mean LocalCloud's.
+typealias Record = LocalCloud.Record
+typealias Database = LocalCloud.Database
