@@ -1,8 +1,24 @@
 #include "CVipsShim.h"
+#include <stdatomic.h>
 #include <string.h>
 
+static atomic_ulong warning_count;
+
+static void count_warning(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer data) {
+    (void)domain; (void)level; (void)message; (void)data;
+    atomic_fetch_add(&warning_count, 1);
+}
+
 int cvips_init(const char *argv0) {
-    return VIPS_INIT(argv0);
+    if (VIPS_INIT(argv0)) {
+        return -1;
+    }
+    g_log_set_handler("VIPS", G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO, count_warning, NULL);
+    return 0;
+}
+
+unsigned long cvips_warning_count(void) {
+    return atomic_load(&warning_count);
 }
 
 void cvips_configure(int concurrency, int cache_max_operations, size_t cache_max_memory, int cache_max_files) {
@@ -77,11 +93,13 @@ int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **ou
     if (!source) {
         return -1;
     }
+    // libvips 8.14's thumbnail_source does not pass its fail_on to the loader,
+    // so the loader gets it through the option string as well.
     int result = vips_thumbnail_source(source, out, width,
+        "option_string", "fail_on=error",
         "height", height,
         "size", VIPS_SIZE_DOWN,
         "no_rotate", FALSE,
-        "export_profile", "srgb",
         "fail_on", VIPS_FAIL_ON_ERROR,
         NULL);
     // The thumbnail holds its own reference to the source while pixels are pending.
@@ -91,10 +109,10 @@ int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **ou
 
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out) {
     return vips_thumbnail_buffer((void *)data, length, out, width,
+        "option_string", "fail_on=error",
         "height", height,
         "size", VIPS_SIZE_DOWN,
         "no_rotate", FALSE,
-        "export_profile", "srgb",
         "fail_on", VIPS_FAIL_ON_ERROR,
         NULL);
 }
@@ -103,6 +121,19 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 static int to_srgb8(VipsImage *in, VipsImage **out) {
     VipsImage *current = in;
     g_object_ref(current);
+
+    // An embedded profile (Adobe RGB, Display P3, a grey profile...) says what the numbers
+    // mean; turn them into sRGB before the profile is stripped. A broken profile is ignored.
+    if (vips_image_get_typeof(current, VIPS_META_ICC_NAME)) {
+        VipsImage *transformed = NULL;
+        if (vips_icc_transform(current, &transformed, "srgb",
+                "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, NULL) == 0) {
+            g_object_unref(current);
+            current = transformed;
+        } else {
+            vips_error_clear();
+        }
+    }
 
     VipsInterpretation space = vips_image_guess_interpretation(current);
     if (space != VIPS_INTERPRETATION_sRGB || vips_image_get_format(current) != VIPS_FORMAT_UCHAR) {

@@ -9,8 +9,12 @@
 #include <stddef.h>
 #include <vips/vips.h>
 
-/// Starts libvips. Returns 0 when libvips started.
+/// Starts libvips and silences its GLib warnings, which would otherwise be printed
+/// onto the terminal the TUI owns. Returns 0 when libvips started.
 int cvips_init(const char *argv0);
+
+/// Warnings libvips logged since the process started (they are counted, not printed).
+unsigned long cvips_warning_count(void);
 
 /// Sets worker threads per pipeline and the operation cache limits.
 void cvips_configure(int concurrency, int cache_max_operations, size_t cache_max_memory, int cache_max_files);
@@ -37,13 +41,14 @@ int cvips_header_file(const char *path, CVipsHeader *out);
 int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out);
 
 /// Lazily shrinks to fit width x height, never upscaling, with shrink-on-load,
-/// EXIF autorotation and sRGB export for embedded profiles and CMYK.
+/// EXIF autorotation, and CMYK imported through its profile (or a built-in one).
 /// Fails on truncated or corrupt input once pixels are read.
 int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **out);
 /// The same as cvips_thumbnail_file, from encoded bytes that must outlive *out.
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out);
 
 /// Converts to 8-bit sRGB with 3 bands and flattens any alpha onto white.
+/// An embedded ICC profile (Adobe RGB, Display P3, grey) is applied first.
 int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out);
 /// Converts to 8-bit sRGB with 4 bands, alpha opaque when the input had none.
 int cvips_to_rgba8(VipsImage *in, VipsImage **out);

@@ -118,10 +118,17 @@ public struct ImageInfo: Hashable, Sendable {
         }
     }
 
-    /// "jpegload_source" → "jpeg", "heifload_source" → "heif".
+    /// "VipsForeignLoadJpegSource" → "jpeg", "VipsForeignLoadNsgifSource" → "gif".
     static func formatName(loader: String) -> String {
-        guard let range = loader.range(of: "load") else { return loader }
-        return String(loader[..<range.lowerBound])
+        var name = loader.lowercased()
+        for prefix in ["vipsforeignload"] where name.hasPrefix(prefix) {
+            name.removeFirst(prefix.count)
+        }
+        for suffix in ["source", "buffer", "file"] where name.hasSuffix(suffix) {
+            name.removeLast(suffix.count)
+        }
+        let aliases = ["nsgif": "gif", "jpeg2k": "jp2k", "magick7": "magick", "magick6": "magick"]
+        return aliases[name] ?? name
     }
 
     private static func nick(_ type: GType, _ value: Int) -> String {
