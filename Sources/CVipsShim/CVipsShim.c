@@ -107,6 +107,30 @@ int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **ou
     return result;
 }
 
+int cvips_thumbnail_jpeg_file(const char *path, int shrink, int width, int height, VipsImage **out) {
+    VipsSource *source = vips_source_new_from_file(path);
+    if (!source) {
+        return -1;
+    }
+    VipsImage *loaded = NULL;
+    int result = vips_jpegload_source(source, &loaded,
+        "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+    g_object_unref(source);
+    if (result) {
+        return -1;
+    }
+    result = vips_thumbnail_image(loaded, out, width,
+        "height", height,
+        "size", VIPS_SIZE_DOWN,
+        "no_rotate", FALSE,
+        NULL);
+    g_object_unref(loaded);
+    return result;
+}
+
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out) {
     return vips_thumbnail_buffer((void *)data, length, out, width,
         "option_string", "fail_on=error",

@@ -44,6 +44,10 @@ int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out);
 /// EXIF autorotation, and CMYK imported through its profile (or a built-in one).
 /// Fails on truncated or corrupt input once pixels are read.
 int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **out);
+/// The same as cvips_thumbnail_file for a JPEG, decoded at 1/shrink (1, 2, 4 or 8) by libjpeg.
+/// libvips 8.14 leaves a factor of 2 after its own shrink-on-load choice, so a 4000 px photo
+/// going to 1024 px is decoded at full size; the caller may pick a bolder shrink.
+int cvips_thumbnail_jpeg_file(const char *path, int shrink, int width, int height, VipsImage **out);
 /// The same as cvips_thumbnail_file, from encoded bytes that must outlive *out.
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out);
 

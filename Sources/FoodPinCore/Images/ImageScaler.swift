@@ -60,13 +60,27 @@ public struct ImageScaler: Hashable, Sendable {
         return ScaledImage(width: encoded.width, height: encoded.height, byteCount: encoded.data.count)
     }
 
+    /// The libjpeg scale-on-decode factor (1, 2, 4 or 8) for a photo `width` pixels wide going
+    /// to `target`: the largest that still leaves at least 1.5× for the Lanczos reduce.
+    ///
+    /// libvips 8.14 itself leaves 2×, so a 4000 px photo bound for 1024 px (3.9×) is decoded at
+    /// full size; decoding at half size does a quarter of the IDCT and colour work for the same
+    /// output quality (see docs/PERFORMANCE.md).
+    static func jpegShrink(from width: Int, to target: Int) -> Int {
+        let ratio = Double(width) / Double(max(1, target))
+        return [8, 4, 2].first { ratio / Double($0) >= 1.5 } ?? 1
+    }
+
     private func encode(fileAt url: URL) throws(ImageError) -> (data: Data, width: Int, height: Int) {
-        _ = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
+        let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
         let name = url.lastPathComponent
         // A huge height lets the width alone bound the size; VIPS_SIZE_DOWN never upscales.
+        let shrink = info.format == "jpeg" ? Self.jpegShrink(from: info.width, to: maxWidth) : 1
         let thumbnail = try VipsImageRef.make(.corrupt, "\(name) is truncated or corrupt.", path: path) {
-            cvips_thumbnail_file(path, Int32(maxWidth), 10_000_000, $0)
+            shrink > 1
+                ? cvips_thumbnail_jpeg_file(path, Int32(shrink), Int32(maxWidth), 10_000_000, $0)
+                : cvips_thumbnail_file(path, Int32(maxWidth), 10_000_000, $0)
         }
         let flat = try VipsImageRef.make(.decodeFailed, "\(name) could not be converted to sRGB.", path: path) {
             cvips_to_srgb8_flat(thumbnail.pointer, $0)

@@ -144,6 +144,37 @@ import Glibc
         #expect(blue[2] > 200 && blue[0] < 60, "expected blue, got \(blue)")
     }
 
+    @Test func jpegShrinkLeavesRoomForTheReduce() {
+        #expect(ImageScaler.jpegShrink(from: 4000, to: 1024) == 2)
+        #expect(ImageScaler.jpegShrink(from: 1600, to: 1024) == 1)
+        #expect(ImageScaler.jpegShrink(from: 2900, to: 1024) == 1)
+        #expect(ImageScaler.jpegShrink(from: 6200, to: 1024) == 4)
+        #expect(ImageScaler.jpegShrink(from: 13000, to: 1024) == 8)
+        #expect(ImageScaler.jpegShrink(from: 500, to: 1024) == 1)
+    }
+
+    /// The JPEG shrink-on-decode path (3200 px → 1024) keeps orientation, CMYK and truncation right.
+    @Test func largeJPEGsTakeTheShrinkOnDecodePath() throws {
+        // Stored 2000×3200 (portrait, red at the top); orientation 6 shows it 3200×2000, red on the right.
+        let stored = try fixtures.convert(["-size", "2000x3200", "gradient:red-blue"], to: "stored.jpg")
+        let rotated = try fixtures.jpegWithExif(stored, orientation: 6, name: "rotated.jpg")
+        #expect(ImageScaler.jpegShrink(from: try ImageInfo.probe(rotated).width, to: 1024) == 2)
+        let output = try scaleAndCheck(rotated, width: 1024, height: 640)
+        let left = try ImageFixtures.pixel(output, 4, 320)
+        let right = try ImageFixtures.pixel(output, 1019, 320)
+        #expect(right[0] > 200 && right[2] < 60, "\(right)")
+        #expect(left[2] > 200 && left[0] < 60, "\(left)")
+
+        let cmyk = try fixtures.convert(["-size", "3200x2000", "xc:red", "-colorspace", "CMYK"], to: "cmyk-big.jpg")
+        let cmykOut = try scaleAndCheck(cmyk, width: 1024, height: 640)
+        let red = try ImageFixtures.pixel(cmykOut, 512, 320)
+        #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
+
+        let noise = try fixtures.convert(["-size", "3200x2000", "xc:gray", "+noise", "Random"], to: "noise-big.jpg")
+        let bytes = try Data(contentsOf: noise)
+        expectError(.corrupt, for: try fixtures.write(bytes.prefix(bytes.count / 2), to: "noise-cut.jpg"))
+    }
+
     @Test(arguments: ["webp", "gif", "tiff"])
     func otherFormatsAreDecoded(format: String) throws {
         let input = try fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "picture.\(format)")
