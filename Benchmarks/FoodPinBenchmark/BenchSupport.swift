@@ -13,6 +13,26 @@ enum Bench {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
 
+    /// Wall and CPU (user + system, this process and its reaped children) time of `body`, in ms.
+    /// CPU time is what the work costs when other processes share the cores.
+    static func measure(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {
+        let before = cpuMilliseconds()
+        let wall = try milliseconds(body)
+        return (wall, cpuMilliseconds() - before)
+    }
+
+    static func cpuMilliseconds() -> Double {
+        func ms(_ usage: rusage) -> Double {
+            Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+                + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
+        }
+        var own = rusage()
+        var children = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &own)
+        getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &children)
+        return ms(own) + ms(children)
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return .nan }

@@ -47,23 +47,25 @@ struct ScaleBenchmark {
         let theirs = work.appendingPathComponent("vipsthumbnail.jpg")
         let magick = work.appendingPathComponent("convert.jpg")
 
-        var times: [String: [Double]] = [:]
+        var wall: [String: [Double]] = [:]
+        var cpu: [String: [Double]] = [:]
         var scaled = ScaledImage(width: 0, height: 0, byteCount: 0)
-        for round in 0...runs {  // round 0 warms the page cache and dynamic loaders
-            let t1 = try Bench.milliseconds { scaled = try scaler.scale(fileAt: file, to: ours) }
-            let t2 = try Bench.milliseconds {
+        for round in 0...runs {  // round 0 warms the page cache, libvips and dynamic loaders
+            var results: [(String, (wall: Double, cpu: Double))] = []
+            results.append(("ImageScaler", try Bench.measure { scaled = try scaler.scale(fileAt: file, to: ours) }))
+            results.append(("vipsthumbnail", try Bench.measure {
                 try Bench.run(vipsthumbnail, [file.path, "--size", "1024x", "-o", theirs.path + "[Q=80,strip]"])
-            }
-            var t3 = Double.nan
+            }))
             if let convert {
-                t3 = try Bench.milliseconds {
+                results.append(("convert", try Bench.measure {
                     try Bench.run(convert, [file.path, "-resize", "1024x", "-quality", "80", "-strip", magick.path])
-                }
+                }))
             }
             guard round > 0 else { continue }
-            times["ImageScaler", default: []].append(t1)
-            times["vipsthumbnail", default: []].append(t2)
-            times["convert", default: []].append(t3)
+            for (name, time) in results {
+                wall[name, default: []].append(time.wall)
+                cpu[name, default: []].append(time.cpu)
+            }
         }
 
         let reference = work.appendingPathComponent("reference.v")
@@ -71,20 +73,23 @@ struct ScaleBenchmark {
         if factor < 1 {
             try Bench.run(vips, ["resize", file.path, reference.path, String(format: "%.10f", factor), "--kernel", "lanczos3"])
         }
-        let base = Bench.median(times["vipsthumbnail"] ?? [])
-        print("| tool | median | min | × vipsthumbnail | output | PSNR vs exact Lanczos |")
-        print("|---|---|---|---|---|---|")
+        let base = Bench.median(wall["vipsthumbnail"] ?? [])
+        let cpuBase = Bench.median(cpu["vipsthumbnail"] ?? [])
+        print("| tool | wall median | wall min | × vipsthumbnail | CPU median | CPU × vipsthumbnail | output | PSNR vs exact Lanczos |")
+        print("|---|---|---|---|---|---|---|---|")
         for (name, output) in [("ImageScaler", ours), ("vipsthumbnail", theirs), ("convert", magick)] {
-            let values = times[name] ?? []
-            guard let minimum = values.min(), !minimum.isNaN else {
-                print("| \(name) | not installed | | | | |")
+            let values = wall[name] ?? []
+            guard let minimum = values.min() else {
+                print("| \(name) | not installed | | | | | | |")
                 continue
             }
             let median = Bench.median(values)
+            let cpuMedian = Bench.median(cpu[name] ?? [])
             let size = try header(vips, output)
             let bytes = (try? FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) ?? 0
             let psnr = factor < 1 ? (try? psnr(vips, output, reference, work: work)).map { String(format: "%.2f dB", $0) } ?? "n/a" : "n/a"
-            print("| \(name) | \(Bench.format(median)) | \(Bench.format(minimum)) | \(String(format: "%.2f×", median / base)) | \(size), \(bytes / 1024) KB | \(psnr) |")
+            print("| \(name) | \(Bench.format(median)) | \(Bench.format(minimum)) | \(String(format: "%.2f×", median / base)) "
+                + "| \(Bench.format(cpuMedian)) | \(String(format: "%.2f×", cpuMedian / cpuBase)) | \(size), \(bytes / 1024) KB | \(psnr) |")
         }
         let diff = try meanAbsoluteDifference(vips, ours, theirs, work: work)
         print("\nImageScaler output: \(scaled.width)×\(scaled.height), \(scaled.byteCount) bytes; "
