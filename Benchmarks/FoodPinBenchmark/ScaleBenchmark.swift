@@ -143,20 +143,25 @@ struct ScaleBenchmark {
             [[String: String]].self, from: Data(contentsOf: folder.appendingPathComponent("restaurants.json")))
         let files = records.compactMap { $0["image"] }.map { folder.appendingPathComponent($0) }
         print("\nthumbnails: \(files.count) sample assets (640×480 JPEG), one render each per round")
-        print("| box | colours | median / row | p95 / row | 24 rows, one thread |")
-        print("|---|---|---|---|---|")
+        print("| box | colours | wall median / row | wall p95 / row | CPU median / row | 24 rows, one thread (wall) |")
+        print("|---|---|---|---|---|---|")
         for (box, label) in [(CellBox.listRow, "list row 8×4"), (CellBox.detail, "detail 48×20")] {
             for mode in [ColorMode.colors256, .none] {
                 let renderer = ThumbnailRenderer(colorMode: mode)
                 var samples: [Double] = []
+                var cpu: [Double] = []
                 for round in 0...3 {
                     for file in files {
-                        let ms = try Bench.milliseconds { _ = try renderer.render(fileAt: file, in: box) }
-                        if round > 0 { samples.append(ms) }
+                        let time = try Bench.measure { _ = try renderer.render(fileAt: file, in: box) }
+                        if round > 0 {
+                            samples.append(time.wall)
+                            cpu.append(time.cpu)
+                        }
                     }
                 }
                 let median = Bench.median(samples)
-                print("| \(label) | \(mode.rawValue) | \(Bench.format(median)) | \(Bench.format(Bench.percentile(samples, 0.95))) | \(Bench.format(median * 24)) |")
+                print("| \(label) | \(mode.rawValue) | \(Bench.format(median)) | \(Bench.format(Bench.percentile(samples, 0.95))) "
+                    + "| \(Bench.format(Bench.median(cpu))) | \(Bench.format(median * 24)) |")
             }
         }
     }

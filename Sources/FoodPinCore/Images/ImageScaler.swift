@@ -67,8 +67,12 @@ public struct ImageScaler: Hashable, Sendable {
     /// full size; decoding at half size does a quarter of the IDCT and colour work for the same
     /// output quality (see docs/PERFORMANCE.md).
     static func jpegShrink(from width: Int, to target: Int) -> Int {
-        let ratio = Double(width) / Double(max(1, target))
-        return [8, 4, 2].first { ratio / Double($0) >= 1.5 } ?? 1
+        jpegShrink(ratio: Double(width) / Double(max(1, target)))
+    }
+
+    /// The same, for an image that must shrink by `ratio` overall.
+    static func jpegShrink(ratio: Double) -> Int {
+        [8, 4, 2].first { ratio / Double($0) >= 1.5 } ?? 1
     }
 
     private func encode(fileAt url: URL) throws(ImageError) -> (data: Data, width: Int, height: Int) {
@@ -78,7 +82,7 @@ public struct ImageScaler: Hashable, Sendable {
         // A huge height lets the width alone bound the size; VIPS_SIZE_DOWN never upscales.
         let shrink = info.format == "jpeg" ? Self.jpegShrink(from: info.width, to: maxWidth) : 1
         let thumbnail = try VipsImageRef.make(.corrupt, "\(name) is truncated or corrupt.", path: path) {
-            shrink > 1
+            info.format == "jpeg"
                 ? cvips_thumbnail_jpeg_file(path, Int32(shrink), Int32(maxWidth), 10_000_000, $0)
                 : cvips_thumbnail_file(path, Int32(maxWidth), 10_000_000, $0)
         }

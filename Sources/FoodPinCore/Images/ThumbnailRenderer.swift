@@ -37,12 +37,17 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     /// - Throws: ``ImageError`` as ``ImageInfo/probe(_:maxFileBytes:maxPixels:)`` does, and
     ///   `.corrupt` when the pixels cannot be decoded.
     public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
-        _ = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
+        let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
         let name = url.lastPathComponent
         let size = Self.pixelSize(for: box)
+        // JPEGs (every stored asset) skip libvips' second format sniff and decode straight at 1/n.
+        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
+        let shrink = info.format == "jpeg" ? ImageScaler.jpegShrink(ratio: ratio) : 1
         let image = try VipsImageRef.make(.corrupt, "\(name) is truncated or corrupt.", path: path) {
-            cvips_thumbnail_file(path, Int32(size.width), Int32(size.height), $0)
+            info.format == "jpeg"
+                ? cvips_thumbnail_jpeg_file(path, Int32(shrink), Int32(size.width), Int32(size.height), $0)
+                : cvips_thumbnail_file(path, Int32(size.width), Int32(size.height), $0)
         }
         return try draw(image, in: box, name: name, path: path)
     }
