@@ -1,6 +1,11 @@
 import ArgumentParser
+import FoodPinCore
+import Foundation
 
 /// `foodpin add`: saves a restaurant to the public database with the form's validation and image pipeline.
+///
+/// Exit codes: 0 saved (prints the record name), 2 invalid input (a field or the image),
+/// 1 the cloud refused or failed. Every message is one line on stderr.
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -28,7 +33,28 @@ struct AddCommand: ParsableCommand {
     var image: String?
 
     mutating func run() throws {
-        printError("foodpin add: not implemented")
-        throw ExitCode(1)
+        let form = RestaurantForm(
+            draft: RestaurantDraft(name: name, type: type, location: location, phone: phone ?? "",
+                                   description: description ?? "", imagePath: image),
+            services: .live)
+        let errors = form.validate()
+        if !errors.isEmpty {
+            let text = errors.sorted { $0.key < $1.key }.map { $0.value.contains($0.key.label) ? $0.value : "\($0.key.label): \($0.value)" }.joined(separator: "; ")
+            printError("foodpin add: \(TextSanitizer.line(text))")
+            throw ExitCode(2)
+        }
+        let draft = form.draft
+        let backend = CloudSession(options: options).backend
+        do {
+            let saved = try runBlocking {
+                await backend.seedOnce()
+                return try await backend.save(draft)
+            }
+            print(saved.id)
+        } catch {
+            let failure = CloudDiscoverBackend.discoverError(error, code: .saveFailed)
+            printError("foodpin add: \(TextSanitizer.line(failure.message))")
+            throw ExitCode(failure.field != nil ? 2 : 1)
+        }
     }
 }

@@ -26,9 +26,20 @@ struct FoodpinCommand: ParsableCommand {
         if demo {
             code = runInteractive(app: DemoApp(colorMode: colorMode), colorMode: colorMode)
         } else {
-            // The Discover screen lands here once FoodPinCore's DiscoverApp is ready.
-            code = runInteractive(app: DemoApp(colorMode: colorMode), colorMode: colorMode)
+            code = runInteractive(app: makeDiscoverApp(colorMode: colorMode), colorMode: colorMode)
         }
         if code != 0 { throw ExitCode(code) }
+    }
+
+    /// The Discover screen on LocalCloud: the backend seeds on its first query, so the
+    /// spinner shows while a fresh container is filled.
+    private func makeDiscoverApp(colorMode: ColorMode) -> DiscoverApp {
+        let session = CloudSession(options: options)
+        let thumbnails = options.noImages ? nil : session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode))
+        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails)
+        let config = AppConfig(
+            colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
+            showsImages: !options.noImages, debug: options.debug)
+        return DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
     }
 }

@@ -1,4 +1,6 @@
 import ArgumentParser
+import FoodPinCore
+import Foundation
 
 /// `foodpin list [--json] [--limit N]`: restaurants newest first, through the screen's query path.
 struct ListCommand: ParsableCommand {
@@ -20,7 +22,31 @@ struct ListCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        printError("foodpin list: not implemented")
-        throw ExitCode(1)
+        let backend = CloudSession(options: options).backend
+        let (limit, json) = (limit, json)
+        let restaurants: [Restaurant]
+        do {
+            restaurants = limit == 0 ? [] : try runBlocking {
+                try await backend.restaurants(limit: limit, includingImages: json)
+            }
+        } catch {
+            printError("foodpin list: \(CloudDiscoverBackend.discoverError(error, code: .loadFailed).message)")
+            throw ExitCode(1)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let data = try encoder.encode(restaurants)
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            for restaurant in restaurants { print(Self.line(for: restaurant)) }
+        }
+    }
+
+    /// `name · type · location · by alice · 2026-…Z · record-name`, with record text sanitized.
+    static func line(for restaurant: Restaurant) -> String {
+        [restaurant.name, restaurant.type, restaurant.location, "by " + restaurant.createdBy,
+         restaurant.createdAt.formatted(.iso8601), restaurant.id]
+            .map(TextSanitizer.line).joined(separator: " · ")
     }
 }

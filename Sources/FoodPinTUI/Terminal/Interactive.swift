@@ -44,6 +44,14 @@ func prepareLocale() {
     }
 }
 
+/// Whether the screen will write UTF-8 (after ``prepareLocale()``); `false` selects the
+/// app's ASCII spinner and glyphs.
+func localeIsUTF8() -> Bool {
+    prepareLocale()
+    let codeset = String(cString: nl_langinfo(nl_item(CODESET))).uppercased()
+    return codeset == "UTF-8" || codeset == "UTF8"
+}
+
 func currentEnvironment() -> [String: String] {
     ProcessInfo.processInfo.environment
 }

@@ -1,0 +1,32 @@
+import Foundation
+import LocalCloud
+
+extension CloudDiscoverBackend {
+    /// The thumbnail cache's default limits: enough for a long scroll back, and a fixed memory bound.
+    public static let defaultThumbnailCountLimit = 2_000
+    public static let defaultThumbnailCostLimit = 24 * 1024 * 1024
+
+    /// A loader that fetches each row's image with ``imageFile(forRecordName:)`` and renders it
+    /// with libvips and libchafa into the requested cell box.
+    ///
+    /// ```swift
+    /// let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: mode))
+    /// let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
+    /// ```
+    ///
+    /// Fetch and render run on the loader's detached tasks, so on the cooperative pool:
+    /// at most one render per core at a time, never on the UI thread.
+    public func thumbnailLoader(
+        renderer: ThumbnailRenderer,
+        cache: LRUCache<ThumbnailKey, Thumbnail> = LRUCache(
+            countLimit: CloudDiscoverBackend.defaultThumbnailCountLimit,
+            totalCostLimit: CloudDiscoverBackend.defaultThumbnailCostLimit)
+    ) -> ThumbnailLoader<Thumbnail> {
+        ThumbnailLoader(
+            cache: cache,
+            fetchImageFile: { [self] recordName in try await imageFile(forRecordName: recordName) },
+            render: { file, size in
+                try renderer.render(fileAt: file, in: CellBox(columns: size.columns, rows: size.rows))
+            })
+    }
+}

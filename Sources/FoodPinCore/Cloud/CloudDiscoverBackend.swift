@@ -1,0 +1,183 @@
+import Foundation
+import LocalCloud
+import Synchronization
+
+/// The Discover screen's backend on LocalCloud's public database.
+///
+/// ```swift
+/// let container = Container(configuration: .fromEnvironment())
+/// let backend = CloudDiscoverBackend(container: container, seeder: SampleSeeder(database: container.publicCloudDatabase,
+///                                                                            assets: assetsDirectory))
+/// let page = try await backend.firstPage(limit: 50)   // newest first, without image data
+/// ```
+///
+/// Only LocalCloud's public API is used: a `QueryOperation` for pages (sorted by
+/// `creationDate` descending, `desiredKeys` without `image`), one `FetchRecordsOperation`
+/// with `desiredKeys: ["image"]` per thumbnail, `save` and `deleteRecord(withID:)`.
+public final class CloudDiscoverBackend: DiscoverBackend {
+    public let container: Container
+    public var database: Database { container.publicCloudDatabase }
+    let scaler: ImageScaler
+    let temporaryDirectory: URL
+    let formServices: FormServices
+    private let seeder: SampleSeeder?
+    /// The one seeding run, started by the first query and awaited by every query after it.
+    private let seeding = Mutex<Task<Void, Never>?>(nil)
+
+    /// - Parameters:
+    ///   - container: the container whose public database holds the restaurants.
+    ///   - seeder: run once before the first query, so a fresh container shows the samples.
+    ///   - scaler: how uploaded photos are scaled (1024 wide, JPEG quality 80).
+    ///   - temporaryDirectory: where the scaled JPEG waits for the save; removed afterwards.
+    ///   - formServices: the file system the validation probes images with.
+    public init(
+        container: Container, seeder: SampleSeeder? = nil, scaler: ImageScaler = ImageScaler(),
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory, formServices: FormServices = .live
+    ) {
+        self.container = container
+        self.seeder = seeder
+        self.scaler = scaler
+        self.temporaryDirectory = temporaryDirectory
+        self.formServices = formServices
+    }
+
+    /// The signed-in user's name (`alice`), or `nil` without an account.
+    public var currentUser: String? { container.configuration.user }
+
+    // MARK: Pages
+
+    public func firstPage(limit: Int) async throws -> DiscoverPage {
+        await seedOnce()
+        let operation = QueryOperation(query: RestaurantRecord.discoverQuery())
+        return try await runPage(operation, limit: limit)
+    }
+
+    public func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
+        guard let queryCursor = cursor.token as? Query.Cursor else {
+            throw DiscoverError(.loadFailed, "Invalid page cursor")
+        }
+        return try await runPage(QueryOperation(cursor: queryCursor), limit: limit)
+    }
+
+    /// Every restaurant newest first, up to `limit`, through the same query as the screen;
+    /// with `includingImages`, each one's `imageFile` is fetched too (`foodpin list --json`).
+    public func restaurants(limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
+        await seedOnce()
+        var result: [Restaurant] = []
+        var page = try await runPage(QueryOperation(query: RestaurantRecord.discoverQuery()), limit: Self.pageSize(limit, have: 0))
+        while true {
+            result += page.restaurants
+            if let limit, result.count >= limit { result = Array(result.prefix(limit)); break }
+            guard let cursor = page.cursor else { break }
+            page = try await nextPage(after: cursor, limit: Self.pageSize(limit, have: result.count))
+        }
+        if includingImages { try await attachImageFiles(&result) }
+        return result
+    }
+
+    private static func pageSize(_ limit: Int?, have: Int) -> Int {
+        let largest = 400
+        guard let limit else { return largest }
+        return max(1, min(largest, limit - have))
+    }
+
+    private func runPage(_ operation: QueryOperation, limit: Int) async throws -> DiscoverPage {
+        operation.desiredKeys = RestaurantRecord.listKeys
+        operation.resultsLimit = min(max(1, limit), 400)
+        let matches = Mutex<[Restaurant]>([])
+        let cursor: Query.Cursor? = try await run(operation) { operation, done in
+            operation.recordMatchedBlock = { _, result in
+                if case .success(let record) = result {
+                    matches.withLock { $0.append(RestaurantRecord.restaurant(from: record)) }
+                }
+            }
+            operation.queryResultBlock = { result in done(result) }
+        }
+        return DiscoverPage(restaurants: matches.withLock { $0 }, cursor: cursor.map { PageCursor($0) })
+    }
+
+    // MARK: Images
+
+    /// The local file of a restaurant's image, or `nil` if it has none.
+    ///
+    /// One `FetchRecordsOperation` with `desiredKeys: ["image"]`: no other field is read.
+    public func imageFile(forRecordName recordName: String) async throws -> URL? {
+        let id = Record.ID(recordName: recordName)
+        let operation = FetchRecordsOperation(recordIDs: [id])
+        operation.desiredKeys = [RestaurantRecord.image]
+        let found = Mutex<Result<Record, any Error>?>(nil)
+        let _: Void = try await run(operation) { operation, done in
+            operation.perRecordResultBlock = { _, result in found.withLock { $0 = result } }
+            operation.fetchRecordsResultBlock = { result in
+                if case .failure(let error as CloudError) = result, error.code == .partialFailure {
+                    done(.success(()))
+                } else {
+                    done(result)
+                }
+            }
+        }
+        guard let result = found.withLock({ $0 }) else { return nil }
+        let record = try result.get()
+        return (record[RestaurantRecord.image] as? Asset)?.fileURL
+    }
+
+    /// Fills in `imageFile` for each restaurant, fetching only the image key, 400 IDs per operation.
+    private func attachImageFiles(_ restaurants: inout [Restaurant]) async throws {
+        var files: [String: URL] = [:]
+        let ids = restaurants.map { Record.ID(recordName: $0.id) }
+        for start in stride(from: 0, to: ids.count, by: FetchRecordsOperation.maximumRecords) {
+            let chunk = Array(ids[start..<min(ids.count, start + FetchRecordsOperation.maximumRecords)])
+            let found = try await database.records(for: chunk, desiredKeys: [RestaurantRecord.image])
+            for (id, result) in found {
+                if case .success(let record) = result, let url = (record[RestaurantRecord.image] as? Asset)?.fileURL {
+                    files[id.recordName] = url
+                }
+            }
+        }
+        for index in restaurants.indices { restaurants[index].imageFile = files[restaurants[index].id] }
+    }
+
+    // MARK: Changes
+
+    /// Other users' changes as they happen.
+    ///
+    /// TODO: map `container.notifications` (the subscriptions work) to ``RemoteChange``s, skipping
+    /// the current user's own saves. Until it lands, the stream finishes at once and `r` refreshes.
+    public func changes() -> AsyncStream<[RemoteChange]> {
+        AsyncStream { $0.finish() }
+    }
+
+    // MARK: Seeding
+
+    /// Runs the seeder once; later calls wait for that run. Seeding failures leave the
+    /// database as it was (the query then shows what there is), so they are not fatal.
+    public func seedOnce() async {
+        guard let seeder else { return }
+        let task = seeding.withLock { task in
+            if let task { return task }
+            let started = Task { _ = try? await seeder.seedIfNeeded() }
+            task = started
+            return started
+        }
+        await task.value
+    }
+
+    // MARK: Running operations
+
+    /// Adds `operation` to the public database and waits for its result block;
+    /// cancelling the task cancels the operation.
+    func run<Op: DatabaseOperation, Value: Sendable>(
+        _ operation: Op,
+        attach: (Op, @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
+    ) async throws -> Value {
+        let database = database
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+                attach(operation) { result in continuation.resume(with: result) }
+                database.add(operation)
+            }
+        } onCancel: {
+            operation.cancel()
+        }
+    }
+}

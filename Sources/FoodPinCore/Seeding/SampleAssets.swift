@@ -1,0 +1,60 @@
+import Foundation
+
+/// Finds the repository's `Assets/` folder, which holds the sample restaurants.
+///
+/// ```swift
+/// let assets = SampleAssets.locate()   // FOODPIN_ASSETS, else next to the executable, else the source tree
+/// ```
+public enum SampleAssets {
+    /// The samples' file, relative to `Assets/`.
+    public static let restaurantsFile = "Restaurants/restaurants.json"
+
+    /// `Assets/`, looked for in order:
+    /// 1. the `FOODPIN_ASSETS` environment variable;
+    /// 2. the executable's directory and its parents (a SwiftPM build sits in `<package>/.build/…`);
+    /// 3. the package this file was compiled from.
+    ///
+    /// - Returns: `nil` when none of them holds `Restaurants/restaurants.json`.
+    public static func locate(
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        executable: URL? = executableURL(),
+        sourceFile: String = #filePath
+    ) -> URL? {
+        if let path = environment["FOODPIN_ASSETS"], !path.isEmpty {
+            let url = URL(fileURLWithPath: path, isDirectory: true)
+            return holdsSamples(url) ? url : nil
+        }
+        var candidates: [URL] = []
+        if let executable {
+            var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+            while directory.path != "/" {
+                candidates.append(directory.appendingPathComponent("Assets", isDirectory: true))
+                directory.deleteLastPathComponent()
+            }
+        }
+        // Sources/FoodPinCore/Seeding/SampleAssets.swift → the package root.
+        var root = URL(fileURLWithPath: sourceFile)
+        for _ in 0..<4 { root.deleteLastPathComponent() }
+        candidates.append(root.appendingPathComponent("Assets", isDirectory: true))
+        return candidates.first(where: holdsSamples)
+    }
+
+    /// The running executable, from `/proc/self/exe`, else `argv[0]`.
+    public static func executableURL() -> URL? {
+        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            return URL(fileURLWithPath: path)
+        }
+        guard let first = CommandLine.arguments.first, !first.isEmpty else { return nil }
+        return URL(fileURLWithPath: first)
+    }
+
+    static func holdsSamples(_ assets: URL) -> Bool {
+        FileManager.default.fileExists(atPath: assets.appendingPathComponent(restaurantsFile).path)
+    }
+
+    /// The samples listed in `Assets/Restaurants/restaurants.json`.
+    public static func restaurants(in assets: URL) throws -> [SampleRestaurant] {
+        let data = try Data(contentsOf: assets.appendingPathComponent(restaurantsFile))
+        return try JSONDecoder().decode([SampleRestaurant].self, from: data)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import LocalCloud
+
+/// Fills an empty public database with the sample restaurants on first run.
+///
+/// ```swift
+/// let seeder = SampleSeeder(database: container.publicCloudDatabase, assets: assetsURL)
+/// let outcome = try await seeder.seedIfNeeded()   // .seeded(24), then .alreadySeeded forever after
+/// ```
+///
+/// - Idempotent and cheap once seeded: one query for a single record with no fields.
+/// - Race-safe: every sample has a fixed record name (`sample-<slug>`) and all of them are saved
+///   in one atomic request with `.ifServerRecordUnchanged`. A brand-new record whose name exists
+///   fails with `serverRecordChanged`, so when two processes seed at once, the second one's
+///   request fails as a whole and it reports ``Outcome/alreadySeeded``: exactly one copy.
+public struct SampleSeeder: Sendable {
+    public enum Outcome: Hashable, Sendable {
+        /// The database already held restaurants, or another process seeded it first.
+        case alreadySeeded
+        /// This call saved `count` samples.
+        case seeded(count: Int)
+        /// No account is signed in, so nothing can be written.
+        case notSignedIn
+    }
+
+    public let database: Database
+    public let assets: URL
+
+    public init(database: Database, assets: URL) {
+        self.database = database
+        self.assets = assets
+    }
+
+    /// Seeds if the database has no `Restaurant` records.
+    ///
+    /// - Throws: the samples file cannot be read, or the store failed for another reason than a concurrent seed.
+    @discardableResult
+    public func seedIfNeeded() async throws -> Outcome {
+        if try await hasRestaurants() { return .alreadySeeded }
+        return try await seed()
+    }
+
+    func hasRestaurants() async throws -> Bool {
+        let (matches, _) = try await database.records(
+            matching: Query(recordType: RestaurantRecord.recordType, predicate: Predicate(value: true)),
+            desiredKeys: [], resultsLimit: 1)
+        return !matches.isEmpty
+    }
+
+    /// Saves every sample in one atomic request. The samples are saved last-listed first, so that
+    /// with equal creation times the file's first entry is the newest.
+    func seed() async throws -> Outcome {
+        let samples = try SampleAssets.restaurants(in: assets)
+        let directory = assets.appendingPathComponent("Restaurants", isDirectory: true)
+        let records = samples.reversed().map { sample in
+            let record = Record(recordType: RestaurantRecord.recordType, recordID: Record.ID(recordName: sample.recordName))
+            record[RestaurantRecord.name] = sample.name
+            record[RestaurantRecord.type] = sample.type
+            record[RestaurantRecord.location] = sample.location
+            record[RestaurantRecord.phone] = sample.phone
+            record[RestaurantRecord.description] = sample.description
+            record[RestaurantRecord.image] = Asset(fileURL: directory.appendingPathComponent(sample.image))
+            return record
+        }
+        let results: [Record.ID: Result<Record, any Error>]
+        do {
+            results = try await database.modifyRecords(
+                saving: records, deleting: [], savePolicy: .ifServerRecordUnchanged, atomically: true).saveResults
+        } catch let error as CloudError where error.code == .notAuthenticated {
+            return .notSignedIn
+        }
+        let errors = results.values.compactMap { result -> CloudError? in
+            if case .failure(let error as CloudError) = result { return error }
+            return nil
+        }
+        if errors.isEmpty { return .seeded(count: records.count) }
+        if errors.contains(where: { $0.code == .serverRecordChanged }) { return .alreadySeeded }
+        if errors.contains(where: { $0.code == .notAuthenticated }) { return .notSignedIn }
+        throw errors.first(where: { $0.code != .batchRequestFailed }) ?? errors[0]
+    }
+}

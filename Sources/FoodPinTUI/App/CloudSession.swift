@@ -1,0 +1,64 @@
+import FoodPinCore
+import Foundation
+import LocalCloud
+import Synchronization
+
+/// The container, backend and seeder that `foodpin`, `foodpin list` and `foodpin add` share.
+///
+/// All three seed an empty public database first (so a fresh data directory lists the samples);
+/// once seeded that costs one one-row query, and concurrent first runs still make one copy.
+struct CloudSession {
+    let container: Container
+    let backend: CloudDiscoverBackend
+
+    init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        let container = Container(configuration: options.containerConfiguration(environment: environment))
+        let seeder = SampleAssets.locate(environment: environment).map {
+            SampleSeeder(database: container.publicCloudDatabase, assets: $0)
+        }
+        self.container = container
+        backend = CloudDiscoverBackend(container: container, seeder: seeder)
+    }
+}
+
+extension GlobalOptions {
+    /// LocalCloud's own resolution (`LOCALCLOUD_*` variables, including `LOCALCLOUD_LATENCY_MS`),
+    /// overridden by the command-line options that were given.
+    func containerConfiguration(environment: [String: String]) -> Container.Configuration {
+        var configuration = Container.Configuration.fromEnvironment(identifier: container, environment: environment)
+        if let dataDirectory {
+            configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
+        }
+        if let user { configuration.user = user.isEmpty ? nil : user }
+        if let environment = self.environment {
+            configuration.environment = environment == .production ? .production : .development
+        }
+        return configuration
+    }
+}
+
+/// Runs async work from a synchronous command and waits for it.
+///
+/// The commands' `run()` is synchronous (the screen must own the main thread), so the
+/// non-interactive commands block the main thread here, which is not part of the
+/// cooperative pool the work runs on.
+func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let box = ResultBox<Value>()
+    let done = DispatchSemaphore(value: 0)
+    Task.detached {
+        do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
+        done.signal()
+    }
+    done.wait()
+    return try box.get()
+}
+
+private final class ResultBox<Value: Sendable>: Sendable {
+    private let result = Mutex<Result<Value, any Error>?>(nil)
+
+    func set(_ value: Result<Value, any Error>) { result.withLock { $0 = value } }
+    func get() throws -> Value {
+        guard let result = result.withLock({ $0 }) else { throw CancellationError() }
+        return try result.get()
+    }
+}

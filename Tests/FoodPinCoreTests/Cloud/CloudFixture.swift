@@ -1,0 +1,46 @@
+import Foundation
+import LocalCloud
+@testable import FoodPinCore
+
+/// A LocalCloud container on a fresh SQLite file in a temp directory, with the repo's real sample assets.
+final class CloudFixture {
+    let directory: URL
+    let uploads: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("foodpin-cloud-\(UUID().uuidString)", isDirectory: true)
+        uploads = directory.appendingPathComponent("uploads", isDirectory: true)
+        try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// The repo's `Assets/`, found from this file's path.
+    static var assets: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Assets", isDirectory: true)
+    }
+
+    static var sampleCount: Int { (try? SampleAssets.restaurants(in: assets).count) ?? -1 }
+
+    func container(user: String? = "alice", assetSizeLimit: Int64 = 50 * 1024 * 1024) -> Container {
+        Container(configuration: .init(dataDirectory: directory.appendingPathComponent("data", isDirectory: true),
+                                       user: user, assetSizeLimit: assetSizeLimit))
+    }
+
+    func seeder(_ container: Container) -> SampleSeeder {
+        SampleSeeder(database: container.publicCloudDatabase, assets: Self.assets)
+    }
+
+    func backend(user: String? = "alice", seeded: Bool = false, assetSizeLimit: Int64 = 50 * 1024 * 1024) -> CloudDiscoverBackend {
+        let container = container(user: user, assetSizeLimit: assetSizeLimit)
+        return CloudDiscoverBackend(container: container, seeder: seeded ? seeder(container) : nil,
+                                    temporaryDirectory: uploads)
+    }
+
+    /// Files left in the upload directory (the backend must remove its temp JPEGs).
+    var leftoverUploads: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: uploads.path)) ?? ["<unreadable>"]
+    }
+}
