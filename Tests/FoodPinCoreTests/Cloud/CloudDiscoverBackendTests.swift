@@ -7,6 +7,7 @@ import Testing
     @Test func firstPageIsNewestFirstWithoutImageData() async throws {
         let fixture = try CloudFixture()
         let backend = fixture.backend(seeded: true)
+        await backend.seedOnce()
         var added: [Restaurant] = []
         for name in ["First", "Second", "Third"] {
             added.append(try await backend.save(RestaurantDraft(name: name, type: "Thai", location: "Bangkok")))
