@@ -6,6 +6,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 let usage = """
     usage: foodpin-bench scale [FILE] [--runs N]    ImageScaler vs vipsthumbnail vs ImageMagick, + thumbnail rows
            foodpin-bench render FILE [COLS ROWS] [256|16|8|none]   print a thumbnail with ANSI colours
+           foodpin-bench discover [--rows N] [--frames N] [--data-dir PATH]   Discover screen: first rows, thumbnails, frames, memory
     """
 
 do {
@@ -14,6 +15,8 @@ do {
         try ScaleBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "render":
         try RenderCommand(arguments: Array(arguments.dropFirst())).run()
+    case "discover":
+        try DiscoverBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "-h", "--help", "help":
         print(usage)
     default:
