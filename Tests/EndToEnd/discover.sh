@@ -42,13 +42,16 @@ pass "bob's restaurants (added by another process) appear at the top after r, ne
 
 # Thumbnails: the cells left of a name carry 256-colour SGR codes once loaded.
 thumb_colors() {
-  capture_colors | grep -m1 -- "$1" | perl -ne 'my $i = index($_, "Bistro"); $_ = substr($_, 0, $i) if $i > 0;
-    my %c; while (/\e\[([0-9;]*)m/g) { my $p = $1; while ($p =~ /(?:38|48);5;(\d+)/g) { $c{$1} = 1 } } print scalar(keys %c), "\n"'
+  capture_colors | grep -m1 -- "$1" | NAME="$1" perl -CSD -Mutf8 -ne 'my $n = $ENV{NAME}; utf8::decode($n);
+    my $i = index($_, $n); $_ = substr($_, 0, $i) if $i > 0;   # only the cells left of the name
+    my %c; while (/\e\[([0-9;]*)m/g) { my $p = $1; while ($p =~ /(?:38|48);5;(\d+)/g) { $c{$1} = 1 } }
+    delete @c{214, 237, 245};   # the theme: selection marker, selection background, dim text
+    print scalar(keys %c), "\n"'
 }
 deadline=$(( $(date +%s%N) + 20 * 1000000000 ))
 while :; do
-  count="$(thumb_colors "Newest Bistro")"
-  [ "${count:-0}" -ge 1 ] && [ "$(thumb_colors "Café Déjà Vu")" -ge 3 ] && break
+  count="$(thumb_colors "Café Déjà Vu")"
+  [ "${count:-0}" -ge 2 ] && [ "$(thumb_colors "拉麵 一番")" -ge 2 ] && [ "$(thumb_colors "Bella Vista")" -ge 2 ] && break
   [ "$(date +%s%N)" -lt "$deadline" ] || fail "thumbnails did not draw as coloured cells (colours: $count)"
   sleep 0.1
 done
