@@ -40,10 +40,11 @@ public struct SampleSeeder: Sendable {
         return try await seed()
     }
 
+    /// One row of the Discover query: it runs on the `(type, creationDate)` index, where an
+    /// unsorted query took ~100 ms on 100,000 rows (the planner scanned by row ID).
     func hasRestaurants() async throws -> Bool {
         let (matches, _) = try await database.records(
-            matching: Query(recordType: RestaurantRecord.recordType, predicate: Predicate(value: true)),
-            desiredKeys: [], resultsLimit: 1)
+            matching: RestaurantRecord.discoverQuery(), desiredKeys: [], resultsLimit: 1)
         return !matches.isEmpty
     }
 
