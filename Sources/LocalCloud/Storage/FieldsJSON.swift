@@ -124,37 +124,37 @@ enum FieldsJSON {
         return fields
     }
 
-    /// One field from the columns `json_extract` returned for its kind, value, extra and element kind.
-    static func field(kind: String, value: DatabaseValue, extra: DatabaseValue, element: DatabaseValue,
-                      assetURL: (String) -> URL?) -> FieldValue? {
-        switch (kind, value.storage) {
-        case ("string", .string(let s)): return .string(s)
-        case ("int64", .int64(let i)): return .int64(i)
-        case ("double", .double(let d)): return .double(d)
-        case ("double", .int64(let i)): return .double(Double(i))
-        case ("bool", .int64(let i)): return .bool(i != 0)
-        case ("date", .double(let d)): return .date(Date(timeIntervalSince1970: d))
-        case ("date", .int64(let i)): return .date(Date(timeIntervalSince1970: Double(i)))
-        case ("asset", .string(let digest)):
-            let size: Int64? = if case .int64(let n) = extra.storage { n } else { nil }
-            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: size))
-        case ("list", .string(let json)):
-            guard let items = JSONTree.parse(json)?.arrayValue else { return nil }
-            let elementKind = if case .string(let e) = element.storage { e } else { "string" }
-            let extras: [JSONTree]? = if case .string(let x) = extra.storage { JSONTree.parse(x)?.arrayValue } else { nil }
+    /// One field from the four columns `json_extract` returned for it, starting at `base`:
+    /// kind, value, extra and list element kind. Each column is read with the Swift type its
+    /// kind implies, which lets GRDB read it straight from the statement.
+    static func field(in row: Row, at base: Int, kind: String, assetURL: (String) -> URL?) -> FieldValue? {
+        let v = base + 1, x = base + 2, e = base + 3
+        guard !row.hasNull(atIndex: v) else { return nil }
+        func text(_ index: Int) -> String? { row.hasNull(atIndex: index) ? nil : row[index] as String }
+        switch kind {
+        case "string": return .string(row[v] as String)
+        case "int64": return .int64(row[v] as Int64)
+        case "double": return .double(row[v] as Double)
+        case "bool": return .bool((row[v] as Int64) != 0)
+        case "date": return .date(Date(timeIntervalSince1970: row[v] as Double))
+        case "bytes": return Data(base64Encoded: row[v] as String).map(FieldValue.bytes)
+        case "asset":
+            let digest: String = row[v]
+            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: row.hasNull(atIndex: x) ? nil : row[x] as Int64))
+        case "reference":
+            return scalar(kind: kind, value: .string(row[v] as String), extra: text(x).flatMap(JSONTree.parse), assetURL: assetURL)
+        case "location":
+            guard let tree = JSONTree.parse(row[v] as String) else { return nil }
+            return scalar(kind: kind, value: tree, extra: row.hasNull(atIndex: x) ? nil : .double(row[x] as Double), assetURL: assetURL)
+        case "list":
+            guard let items = JSONTree.parse(row[v] as String)?.arrayValue else { return nil }
+            let elementKind = text(e) ?? "string"
+            let extras = text(x).flatMap(JSONTree.parse)?.arrayValue
             return .list(items.enumerated().compactMap { i, item in
                 scalar(kind: elementKind, value: item, extra: extras.flatMap { i < $0.count ? $0[i] : nil }, assetURL: assetURL)
             })
-        case ("location", .string(let json)):
-            guard let tree = JSONTree.parse(json) else { return nil }
-            return scalar(kind: kind, value: tree, extra: JSONTree(extra), assetURL: assetURL)
-        case ("reference", .string(let name)):
-            let parts: JSONTree? = if case .string(let x) = extra.storage { JSONTree.parse(x) } else { nil }
-            return scalar(kind: kind, value: .string(name), extra: parts, assetURL: assetURL)
-        case (_, .null):
-            return nil
         default:
-            return JSONTree(value).flatMap { scalar(kind: kind, value: $0, extra: JSONTree(extra), assetURL: assetURL) }
+            return nil
         }
     }
 
@@ -185,19 +185,6 @@ enum FieldsJSON {
             guard let digest = value.stringValue else { return nil }
             return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         default: return nil
-        }
-    }
-}
-
-extension JSONTree {
-    /// A plain SQL value as JSON (text stays a string).
-    init?(_ value: DatabaseValue) {
-        switch value.storage {
-        case .null: return nil
-        case .int64(let i): self = .int(i)
-        case .double(let d): self = .double(d)
-        case .string(let s): self = .string(s)
-        case .blob: return nil
         }
     }
 }

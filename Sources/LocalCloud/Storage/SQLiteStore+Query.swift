@@ -5,7 +5,7 @@ extension SQLiteStore {
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
         let plan = try SQLQueryPlan.compile(request, context: context)
         return try read { db in
-            try accessPolicy.check(.query(recordType: request.recordType), context: context, db: db)
+            try accessPolicy.check(.query(request), context: context, db: db)
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                 try requireZone(request.zoneID, context: context, db: db)
             }

@@ -219,15 +219,14 @@ final class SQLiteStore: RecordStore {
         var state = Record.State()
         switch layout {
         case .json:
-            let fieldsJSON: String = row[9] ?? "{}"
+            let fieldsJSON = row.hasNull(atIndex: 9) ? "{}" : row[9] as String
             state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
         case .columns(let keys):
             state.fields.reserveCapacity(keys.count)
             for (i, key) in keys.enumerated() {
                 let base = 9 + i * 4
-                guard let kind: String = row[base] else { continue }
-                state.fields[key] = FieldsJSON.field(kind: kind, value: row[base + 1], extra: row[base + 2], element: row[base + 3],
-                                                     assetURL: assetURL(forDigest:))
+                guard !row.hasNull(atIndex: base) else { continue }
+                state.fields[key] = FieldsJSON.field(in: row, at: base, kind: row[base] as String, assetURL: assetURL(forDigest:))
             }
         }
         state.creationDate = Date(timeIntervalSince1970: createdAt)
