@@ -1,5 +1,5 @@
 // Stand-in until the predicate parser branch merges; that branch replaces this file.
-public final class LocationSortDescriptor: SortDescriptor, @unchecked Sendable {
+public final class LocationSortDescriptor: SortDescriptor {
     public let relativeLocation: Location
 
     public init(key: String, relativeLocation: Location) {

@@ -1,7 +1,7 @@
 import Foundation
 
 // Stand-in until the predicate parser branch merges; that branch replaces this file.
-public final class Predicate: @unchecked Sendable {
+public final class Predicate {
     let constant: Bool?
     let format: String?
     let arguments: [Any]

@@ -1,5 +1,5 @@
 // Stand-in until the predicate parser branch merges; that branch replaces this file.
-public final class Query: @unchecked Sendable {
+public final class Query {
     public let recordType: String
     public let predicate: Predicate
     public var sortDescriptors: [SortDescriptor]?

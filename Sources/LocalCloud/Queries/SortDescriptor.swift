@@ -1,5 +1,5 @@
 // Stand-in until the predicate parser branch merges; that branch replaces this file.
-public class SortDescriptor: @unchecked Sendable {
+public class SortDescriptor {
     public let key: String
     public let ascending: Bool
 
