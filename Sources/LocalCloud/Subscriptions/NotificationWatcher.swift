@@ -12,14 +12,16 @@ final class NotificationWatcher: Sendable {
     let configuration: Container.Configuration
     let core: ContainerCore
     let pollInterval: Duration
+    let startSequence: Int64?
     let deliver: @Sendable (Notification) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
 
-    init(configuration: Container.Configuration, core: ContainerCore, pollInterval: Duration,
+    init(configuration: Container.Configuration, core: ContainerCore, pollInterval: Duration, startSequence: Int64?,
          deliver: @escaping @Sendable (Notification) -> Void) {
         self.configuration = configuration
         self.core = core
         self.pollInterval = pollInterval
+        self.startSequence = startSequence
         self.deliver = deliver
     }
 
@@ -47,7 +49,12 @@ final class NotificationWatcher: Sendable {
             // data_version first: a commit between the two reads is then either counted as
             // before the start or seen as a new version, never lost.
             state.version = try connection.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0
-            state.lastSeen = try connection.inDatabase { try SQLiteStore.lastSequence($0) }
+            if let startSequence {
+                state.lastSeen = startSequence
+                try poll(connection, state: &state)
+            } else {
+                state.lastSeen = try connection.inDatabase { try SQLiteStore.lastSequence($0) }
+            }
         } catch {
             return
         }

@@ -19,6 +19,8 @@ public struct Notifications: AsyncSequence, Sendable {
 
     let configuration: Container.Configuration
     let core: ContainerCore
+    /// Deliver changes after this change-log position; `nil` starts at the end of the log.
+    let startSequence: Int64?
     /// How often the watcher checks for commits; the delivery latency is about this plus the match.
     public var pollInterval: Duration = .milliseconds(100)
 
@@ -32,7 +34,7 @@ public struct Notifications: AsyncSequence, Sendable {
 
     public func makeAsyncIterator() -> AsyncIterator {
         let (stream, continuation) = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
-        let watcher = NotificationWatcher(configuration: configuration, core: core, pollInterval: pollInterval) { notification in
+        let watcher = NotificationWatcher(configuration: configuration, core: core, pollInterval: pollInterval, startSequence: startSequence) { notification in
             continuation.yield(notification)
         }
         watcher.start()
@@ -44,6 +46,12 @@ public struct Notifications: AsyncSequence, Sendable {
 extension Container {
     /// Every notification for the current user's subscriptions, from now on. See ``Notifications``.
     public var notifications: Notifications {
-        Notifications(configuration: configuration, core: core)
+        Notifications(configuration: configuration, core: core, startSequence: nil)
+    }
+
+    /// The notifications for changes after `token`, then live ones: what a process missed while
+    /// it was not running (`currentChangeToken()` saved at exit), or a start with no race.
+    public func notifications(since token: ServerChangeToken) -> Notifications {
+        Notifications(configuration: configuration, core: core, startSequence: token.sequence)
     }
 }
