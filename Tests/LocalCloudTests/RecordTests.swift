@@ -64,3 +64,25 @@ import Testing
         #expect(decoded == fields)
     }
 }
+
+@Suite struct JSONTreeTests {
+    @Test func parsesEscapesSurrogatesAndNumbers() {
+        let parsed = JSONTree.parse(#"{"a":"x\"y\\z\n\u00e9\ud83d\ude00","n":-12,"d":1.5e3,"b":[true,false,null],"o":{}}"#)
+        #expect(parsed?["a"] == .string("x\"y\\z\né😀"))
+        #expect(parsed?["n"] == .int(-12))
+        #expect(parsed?["d"] == .double(1500))
+        #expect(parsed?["b"] == .array([.bool(true), .bool(false), .null]))
+        #expect(parsed?["o"] == .object([]))
+    }
+
+    @Test func rejectsMalformedInput() {
+        for text in ["", "{", "{\"a\":}", "[1,]", "\"open", "{\"a\":1} x", "tru", "\"\\ud800\"", "{\"a\" 1}"] {
+            #expect(JSONTree.parse(text) == nil, "\(text)")
+        }
+    }
+
+    @Test func corruptStoredFieldsDecodeToNothingInsteadOfCrashing() {
+        #expect(FieldsJSON.decode("not json") { _ in nil }.isEmpty)
+        #expect(FieldsJSON.decode(#"{"a":{"t":"int64","v":"x"},"b":{"t":"string","v":"ok"}}"#) { _ in nil } == ["b": .string("ok")])
+    }
+}

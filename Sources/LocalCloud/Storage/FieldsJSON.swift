@@ -115,17 +115,15 @@ enum FieldsJSON {
 
     /// Decodes stored fields. `assetURL` turns a digest into the local file's URL.
     static func decode(_ json: String, assetURL: (String) -> URL?) -> [String: FieldValue] {
-        guard let data = json.data(using: .utf8),
-              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        else { return [:] }
+        guard let parsed = JSONTree.parse(json), case .object(let members) = parsed else { return [:] }
         var fields: [String: FieldValue] = [:]
-        fields.reserveCapacity(object.count)
-        for (key, raw) in object {
-            guard let entry = raw as? [String: Any], let kind = entry["t"] as? String else { continue }
+        fields.reserveCapacity(members.count)
+        for (key, entry) in members {
+            guard let kind = entry["t"]?.stringValue else { continue }
             if kind == "list" {
-                let element = entry["e"] as? String ?? "string"
-                let values = entry["v"] as? [Any] ?? []
-                let extras = entry["x"] as? [Any]
+                let element = entry["e"]?.stringValue ?? "string"
+                let values = entry["v"]?.arrayValue ?? []
+                let extras = entry["x"]?.arrayValue
                 var items: [FieldValue] = []
                 items.reserveCapacity(values.count)
                 for (i, v) in values.enumerated() {
@@ -141,32 +139,32 @@ enum FieldsJSON {
         return fields
     }
 
-    private static func scalar(kind: String, value: Any, extra: Any?, assetURL: (String) -> URL?) -> FieldValue? {
+    private static func scalar(kind: String, value: JSONTree, extra: JSONTree?, assetURL: (String) -> URL?) -> FieldValue? {
         switch kind {
-        case "string": return (value as? String).map(FieldValue.string)
-        case "int64": return (value as? NSNumber).map { .int64($0.int64Value) }
-        case "double": return (value as? NSNumber).map { .double($0.doubleValue) }
-        case "bool": return (value as? NSNumber).map { .bool($0.boolValue) }
-        case "date": return (value as? NSNumber).map { .date(Date(timeIntervalSince1970: $0.doubleValue)) }
-        case "bytes": return (value as? String).flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
+        case "string": return value.stringValue.map(FieldValue.string)
+        case "int64": return value.int64.map(FieldValue.int64)
+        case "double": return value.number.map(FieldValue.double)
+        case "bool":
+            if case .bool(let b) = value { return .bool(b) }
+            return value.int64.map { .bool($0 != 0) }
+        case "date": return value.number.map { .date(Date(timeIntervalSince1970: $0)) }
+        case "bytes": return value.stringValue.flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
         case "location":
-            guard let pair = value as? [Any], pair.count == 2,
-                  let lat = pair[0] as? NSNumber, let lon = pair[1] as? NSNumber else { return nil }
-            return .location(Location(latitude: lat.doubleValue, longitude: lon.doubleValue,
-                                      altitude: (extra as? NSNumber)?.doubleValue))
+            guard let pair = value.arrayValue, pair.count == 2, let lat = pair[0].number, let lon = pair[1].number else { return nil }
+            return .location(Location(latitude: lat, longitude: lon, altitude: extra?.number))
         case "reference":
-            guard let name = value as? String else { return nil }
-            let parts = extra as? [Any] ?? []
-            let zone = parts.count > 0 ? parts[0] as? String : nil
-            let owner = parts.count > 1 ? parts[1] as? String : nil
-            let action = parts.count > 2 ? (parts[2] as? NSNumber)?.intValue : nil
+            guard let name = value.stringValue else { return nil }
+            let parts = extra?.arrayValue ?? []
+            let zone = parts.count > 0 ? parts[0].stringValue : nil
+            let owner = parts.count > 1 ? parts[1].stringValue : nil
+            let action = parts.count > 2 ? parts[2].int64 : nil
             let zoneID = RecordZone.ID(zoneName: zone ?? RecordZone.ID.defaultZoneName,
                                        ownerName: owner ?? RecordZone.ID.currentUserName)
             return .reference(Record.Reference(recordID: Record.ID(recordName: name, zoneID: zoneID),
-                                               action: Record.Reference.Action(rawValue: action ?? 0) ?? .none))
+                                               action: Record.Reference.Action(rawValue: Int(action ?? 0)) ?? .none))
         case "asset":
-            guard let digest = value as? String else { return nil }
-            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: (extra as? NSNumber)?.int64Value))
+            guard let digest = value.stringValue else { return nil }
+            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         default: return nil
         }
     }

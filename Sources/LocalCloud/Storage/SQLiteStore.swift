@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The SQLite backend: one WAL database file per container and environment, assets beside it.
 ///
@@ -31,7 +34,23 @@ final class SQLiteStore: RecordStore {
             db.add(function: Self.distanceFunction)
         }
         pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
-        try Self.retryingBusy { try Self.migrator.migrate(pool) }
+        try Self.withFileLock(fileURL.appendingPathExtension("migrate-lock")) {
+            try Self.retryingBusy { try Self.migrator.migrate(pool) }
+        }
+    }
+
+    /// Holds an exclusive `flock` on `url` while `body` runs. Migrations take it: GRDB checks
+    /// which migrations are applied before its transaction, so two processes opening a new file
+    /// at once would both try to create the tables.
+    static func withFileLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        let fd = Glibc.open(url.path, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { throw CloudError(.badDatabase, "Cannot open lock file \(url.path)") }
+        defer { Glibc.close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CloudError(.badDatabase, "Cannot lock \(url.path)") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
     }
 
     // MARK: Shared pools
@@ -189,7 +208,7 @@ final class SQLiteStore: RecordStore {
         digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
     }
 
-    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` and a `fields` column.
+    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` then the fields JSON (column 9).
     func makeRecord(_ row: Row) -> Record {
         let name: String = row[1]
         let type: String = row[2]
@@ -199,7 +218,7 @@ final class SQLiteStore: RecordStore {
         let createdBy: String = row[6]
         let modifiedBy: String = row[7]
         let changeTag: String = row[8]
-        let fieldsJSON: String = row["fields"] ?? "{}"
+        let fieldsJSON: String = row[9] ?? "{}"
         var state = Record.State()
         state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
         state.creationDate = Date(timeIntervalSince1970: createdAt)
