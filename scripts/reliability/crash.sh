@@ -51,7 +51,7 @@ missing=$(missing_assets)
 [ "$missing" = 0 ] || fail "$missing records point at missing asset files"
 no_asset=$(sql "SELECT COUNT(*) FROM records r WHERE scope = 1 AND NOT EXISTS (SELECT 1 FROM record_assets a WHERE a.record_id = r.id);")
 [ "$no_asset" = 0 ] || fail "$no_asset records have no asset row"
-files=$(find "$ASSETS" -mindepth 2 -maxdepth 2 -type f -not -path '*/tmp/*' | wc -l)
+files=$(find "$ASSETS" -mindepth 2 -maxdepth 2 -type f -not -path "$ASSETS/tmp/*" | wc -l)
 referenced=$(sql "SELECT COUNT(DISTINCT digest) FROM record_assets;")
 partials=$(find "$ASSETS/tmp" -type f 2>/dev/null | wc -l)
 # The store still takes writes after all that.
