@@ -62,7 +62,7 @@ final class NotificationWatcher: Sendable {
             try? await Task.sleep(for: pollInterval)
             if Task.isCancelled { break }
             do {
-                let version = try connection.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0
+                let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
                 guard version != state.version else { continue }
                 state.version = version
                 try poll(connection, state: &state)
