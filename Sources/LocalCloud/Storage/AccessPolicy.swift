@@ -2,7 +2,8 @@ import GRDB
 
 /// What a store call is about to do, for the access check.
 enum AccessRequest {
-    case query(recordType: String)
+    /// The whole validated query, so schema rules can check each key it filters and sorts on.
+    case query(QueryRequest)
     case fetch(recordType: String, creator: String)
     case create(recordType: String, fields: [String: FieldValue])
     case update(recordType: String, creator: String, fields: [String: FieldValue])
