@@ -55,6 +55,19 @@ extension SQLiteStore: ChangeLogStore {
         try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
     }
 
+    /// A zone's current records after a row ID, for a first fetch: a rowid range scan (the unary
+    /// plus keeps SQLite off the name index, which would need a sort).
+    static let zoneSnapshotSQL = """
+        SELECT id, record_name, record_type FROM records
+        WHERE +scope = ? AND +owner = ? AND +zone = ? AND id > ? ORDER BY id LIMIT ?
+        """
+
+    /// A zone's log rows after a sequence: a range of the `change_log_by_zone` index.
+    static let zoneChangesSQL = """
+        SELECT seq, record_name, record_type, kind FROM change_log
+        WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? ORDER BY seq LIMIT 500
+        """
+
     func currentChangeToken() throws -> ServerChangeToken {
         try read { db in
             ServerChangeToken(epoch: try ChangeLogMeta.read(db).epoch, sequence: try Self.lastSequence(db))
@@ -75,10 +88,7 @@ extension SQLiteStore: ChangeLogStore {
                 // First fetch: the zone's current records by row ID (a rowid range scan; the unary
                 // plus keeps SQLite off the name index), then the log after where the snapshot began.
                 let base = try token.map(\.sequence) ?? Self.lastSequence(db)
-                let rows = try Row.fetchAll(db, sql: """
-                    SELECT id, record_name, record_type FROM records
-                    WHERE +scope = ? AND +owner = ? AND +zone = ? AND id > ? ORDER BY id LIMIT ?
-                    """, arguments: [context.scope.rawValue, context.owner, zone, token?.snapshotAfterRowID ?? 0, limit + 1])
+                let rows = try Row.fetchAll(db, sql: Self.zoneSnapshotSQL, arguments: [context.scope.rawValue, context.owner, zone, token?.snapshotAfterRowID ?? 0, limit + 1])
                 let page = rows.prefix(limit)
                 let items = page.map { Pending(name: $0[1], type: $0[2], deleted: false) }
                 if rows.count > limit, let last = page.last {
@@ -93,10 +103,7 @@ extension SQLiteStore: ChangeLogStore {
             var byName: [String: Pending] = [:]
             var consumed = since
             var moreComing = false
-            let statement = try db.cachedStatement(sql: """
-                SELECT seq, record_name, record_type, kind FROM change_log
-                WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? ORDER BY seq LIMIT 500
-                """)
+            let statement = try db.cachedStatement(sql: Self.zoneChangesSQL)
             scan: while true {
                 let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, zone, consumed])
                 for row in rows {

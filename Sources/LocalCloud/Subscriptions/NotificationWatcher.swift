@@ -73,6 +73,15 @@ final class NotificationWatcher: Sendable {
         }
     }
 
+    /// The new rows after the last one seen: a rowid range, never a table scan.
+    static let changesSQL = """
+        SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at
+        FROM change_log WHERE seq > ? ORDER BY seq LIMIT 1000
+        """
+
+    /// Whether one changed row matches a query subscription's predicate (appended in parentheses).
+    static let matchPrefixSQL = "SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ? AND ("
+
     private func openConnection() throws -> DatabaseQueue {
         _ = try core.store()
         var config = Configuration()
@@ -116,10 +125,7 @@ final class NotificationWatcher: Sendable {
         let newLastSeen: Int64 = try connection.inDatabase { db in
             var cursor = lastSeen
             var changes: [Change] = []
-            let statement = try db.cachedStatement(sql: """
-                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at
-                FROM change_log WHERE seq > ? ORDER BY seq LIMIT 1000
-                """)
+            let statement = try db.cachedStatement(sql: Self.changesSQL)
             while true {
                 let rows = try Row.fetchAll(statement, arguments: [cursor])
                 for row in rows {
@@ -183,7 +189,7 @@ final class NotificationWatcher: Sendable {
             if reason == .recordDeleted || watched.predicate == .truePredicate { return true }
             // The predicate, in SQL, against the one changed row.
             let predicate = try SQLQueryPlan.compile(watched.predicate)
-            let sql = SQLFragment("SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ? AND (",
+            let sql = SQLFragment(Self.matchPrefixSQL,
                                   [change.scope.rawValue, change.owner, change.zone, change.recordName]) + predicate + SQLFragment(")")
             return try Bool.fetchOne(db, sql: sql.sql, arguments: StatementArguments(sql.arguments.map { $0 as any DatabaseValueConvertible })) ?? false
         case .recordZone:
