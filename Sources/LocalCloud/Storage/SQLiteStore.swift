@@ -200,10 +200,6 @@ final class SQLiteStore: RecordStore {
         String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 
-    func assetStore(_ context: StoreContext, limit: Int64) -> AssetStore {
-        AssetStore(root: assetsDirectory, sizeLimit: limit)
-    }
-
     func assetURL(forDigest digest: String) -> URL? {
         digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
     }
