@@ -1,7 +1,7 @@
 // `localcloud-bench notifications`: how fast a commit in another process reaches this one, and
 // what an idle subscription costs.
 //
-//   swift run -c release localcloud-bench notifications [--saves 200] [--idle-seconds 60]
+//   swift run -c release localcloud-bench notifications [--saves 200] [--idle-seconds 60] [--poll-ms 100]
 //
 // A child `localcloud-stress` (built next to this binary) saves --saves restaurants as bob;
 // this process, as alice with a query subscription, reads `container.notifications`. Latency is
@@ -19,14 +19,16 @@ enum NotificationBenchmark {
     static func run(_ arguments: [String]) async throws {
         var saves = 200
         var idleSeconds = 60.0
+        var pollMilliseconds = 100
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
             let value = iterator.next() ?? ""
             switch flag {
             case "--saves": saves = Int(value) ?? saves
             case "--idle-seconds": idleSeconds = Double(value) ?? idleSeconds
+            case "--poll-ms": pollMilliseconds = Int(value) ?? pollMilliseconds
             default:
-                print("usage: localcloud-bench notifications [--saves N] [--idle-seconds S]")
+                print("usage: localcloud-bench notifications [--saves N] [--idle-seconds S] [--poll-ms MS]")
                 exit(2)
             }
         }
@@ -39,7 +41,8 @@ enum NotificationBenchmark {
             options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]))
 
         let latencies = Mutex<[Double]>([])
-        let notifications = container.notifications(since: try await container.currentChangeToken())
+        var notifications = container.notifications(since: try await container.currentChangeToken())
+        notifications.pollInterval = .milliseconds(pollMilliseconds)
         let listener = Task.detached {
             for await notification in notifications where notification.modifiedBy?.recordName == "_bob" {
                 let latency = Date().timeIntervalSince(notification.changeDate)
@@ -64,7 +67,7 @@ enum NotificationBenchmark {
         func percentile(_ p: Double) -> Double {
             sorted.isEmpty ? .nan : sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.up)) - 1)] * 1000
         }
-        print("notifications: \(sorted.count)/\(saves) delivered; child wrote them in \(writeTime)")
+        print("notifications (poll every \(pollMilliseconds) ms): \(sorted.count)/\(saves) delivered; child wrote them in \(writeTime)")
         print(String(format: "  commit -> notification latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms", percentile(0.5), percentile(0.99), percentile(1.0)))
 
         // Idle: the watcher keeps polling data_version; nothing commits.

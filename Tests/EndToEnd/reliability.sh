@@ -5,6 +5,10 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 BIN_DIR="${BIN_DIR:-$ROOT/.build/debug}"
 export BIN_DIR
+# The writers are executables; build them if this checkout has not yet.
+if [ ! -x "$BIN_DIR/localcloud-stress" ] || [ ! -x "$BIN_DIR/foodpin" ]; then
+  (cd "$ROOT" && swift build --product localcloud-stress && swift build --product foodpin)
+fi
 # Through `foodpin add` when this build has it, else through the store's child writer.
 if [ -z "${RELIABILITY_WRITER:-}" ]; then
   probe_home="$(mktemp -d)"
