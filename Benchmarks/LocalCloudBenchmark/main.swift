@@ -20,6 +20,8 @@ struct Options {
     var dataDirectory: URL?
 }
 
+if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let flag = arguments.next() {

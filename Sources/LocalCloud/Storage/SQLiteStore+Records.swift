@@ -306,8 +306,8 @@ extension SQLiteStore {
 
     func logChange(context: StoreContext, zone: String, name: String, type: String, kind: String, at: Double, db: GRDB.Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at])
+            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at, context.userRecordName])
     }
 
     private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {

@@ -70,6 +70,7 @@ final class SQLiteStore: RecordStore {
             do {
                 let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy)
                 stores[key] = WeakStore(store)
+                store.collectGarbageInBackground()
                 return store
             } catch let error as CloudError {
                 throw error
@@ -140,6 +141,7 @@ final class SQLiteStore: RecordStore {
                 CREATE VIRTUAL TABLE records_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
                 """)
         }
+        registerChangeMigrations(&migrator)
         return migrator
     }
 
