@@ -1,1 +1,26 @@
-print("bench: not yet")
+import Foundation
+
+// foodpin-bench SUBCOMMAND [ARGS]: one benchmark per subcommand, so others can be added
+// next to these as a new case and a new `<Name>Benchmark.swift` file.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let usage = """
+    usage: foodpin-bench scale [FILE] [--runs N]    ImageScaler vs vipsthumbnail vs ImageMagick, + thumbnail rows
+           foodpin-bench render FILE [COLS ROWS] [256|16|8|none]   print a thumbnail with ANSI colours
+    """
+
+do {
+    switch arguments.first {
+    case "scale":
+        try ScaleBenchmark(arguments: Array(arguments.dropFirst())).run()
+    case "render":
+        try RenderCommand(arguments: Array(arguments.dropFirst())).run()
+    case "-h", "--help", "help":
+        print(usage)
+    default:
+        FileHandle.standardError.write(Data((usage + "\n").utf8))
+        exit(2)
+    }
+} catch {
+    FileHandle.standardError.write(Data("foodpin-bench: \(error)\n".utf8))
+    exit(1)
+}

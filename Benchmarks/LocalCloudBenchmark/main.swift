@@ -1,1 +1,215 @@
-print("bench: not yet")
+// localcloud-bench: LocalCloud against the same work in raw SQL through GRDB, on the same file.
+//
+//   swift run -c release localcloud-bench [--records 100000] [--single 2000] [--pages 200] [--data-dir DIR]
+//
+// 1. Single saves: `Database.save(_:)` one record at a time vs one INSERT per transaction.
+// 2. Batched saves: `modifyRecords` with 400 records per call vs 400 INSERTs per transaction.
+//    The batched run fills the container with `--records` Restaurant records.
+// 3. The Discover query (Restaurant, creationDate descending, 50 rows, desiredKeys name/type/location):
+//    first page and next page by cursor, vs the same SELECT with keyset paging in raw SQL.
+import Foundation
+import GRDB
+import LocalCloud
+
+typealias Record = LocalCloud.Record
+
+struct Options {
+    var records = 100_000
+    var single = 2_000
+    var pages = 200
+    var dataDirectory: URL?
+}
+
+var options = Options()
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let flag = arguments.next() {
+    let value = arguments.next() ?? ""
+    switch flag {
+    case "--records": options.records = Int(value) ?? options.records
+    case "--single": options.single = Int(value) ?? options.single
+    case "--pages": options.pages = Int(value) ?? options.pages
+    case "--data-dir": options.dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
+    default:
+        print("usage: localcloud-bench [--records N] [--single N] [--pages N] [--data-dir DIR]")
+        exit(2)
+    }
+}
+
+let directory = options.dataDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory())
+    .appendingPathComponent("localcloud-bench-\(UUID().uuidString)", isDirectory: true)
+try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+defer { if options.dataDirectory == nil { try? FileManager.default.removeItem(at: directory) } }
+
+let container = Container(configuration: .init(containerIdentifier: "iCloud.Bench", dataDirectory: directory, user: "bench"))
+let database = container.publicCloudDatabase
+let types = ["Cafe", "Bistro", "Tea House", "Diner", "Bakery"]
+
+func makeRecord(_ i: Int) -> Record {
+    let record = Record(recordType: "Restaurant")
+    record["name"] = "Restaurant \(i)"
+    record["type"] = types[i % types.count]
+    record["location"] = "\(i % 90) Queen's Road Central, Hong Kong"
+    record["phone"] = "+852 \(20_000_000 + i)"
+    record["description"] = "A well-liked place, number \(i), known for its coffee and cakes."
+    return record
+}
+
+func fieldsJSON(_ i: Int) -> String {
+    // The same fields LocalCloud stores, in its stored JSON shape.
+    """
+    {"description":{"t":"string","v":"A well-liked place, number \(i), known for its coffee and cakes."},\
+    "location":{"t":"string","v":"\(i % 90) Queen's Road Central, Hong Kong"},"name":{"t":"string","v":"Restaurant \(i)"},\
+    "phone":{"t":"string","v":"+852 \(20_000_000 + i)"},"type":{"t":"string","v":"\(types[i % types.count])"}}
+    """
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[sorted.count / 2]
+}
+
+func percentile(_ values: [Double], _ p: Double) -> Double {
+    let sorted = values.sorted()
+    return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
+
+// A pool of our own on the same file, for the raw-SQL side.
+let fileURL = directory.appendingPathComponent("iCloud.Bench/development.sqlite")
+_ = try await database.records(matching: Query(recordType: "Restaurant", predicate: Predicate(value: true)), resultsLimit: 1)
+var rawConfig = Configuration()
+rawConfig.busyMode = .timeout(30)
+rawConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+let raw = try DatabasePool(path: fileURL.path, configuration: rawConfig)
+try raw.write { db in
+    try db.execute(sql: """
+        CREATE TABLE raw_records AS SELECT * FROM records WHERE 0;
+        CREATE UNIQUE INDEX raw_records_name ON raw_records (scope, owner, zone, record_name);
+        CREATE INDEX raw_records_by_type_created ON raw_records (scope, owner, zone, record_type, created_at DESC, id DESC);
+        CREATE VIRTUAL TABLE raw_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
+        """)
+}
+func rawInsert(_ db: GRDB.Database, _ i: Int) throws {
+    let now = Date().timeIntervalSince1970
+    try db.cachedStatement(sql: """
+        INSERT INTO raw_records (scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by, change_tag, fields)
+        VALUES (1, '', '_defaultZone', ?, 'Restaurant', ?, ?, '_bench', '_bench', ?, ?)
+        """).execute(arguments: [UUID().uuidString, now, now, String(UInt64.random(in: 1...UInt64.max), radix: 36), fieldsJSON(i)])
+    try db.cachedStatement(sql: "INSERT INTO raw_fts (rowid, body) VALUES (?, ?)")
+                          .execute(arguments: [db.lastInsertedRowID, [
+                              "A well-liked place, number \(i), known for its coffee and cakes.",
+                              "\(i % 90) Queen's Road Central, Hong Kong", "Restaurant \(i)", "+852 \(20_000_000 + i)",
+                              types[i % types.count],
+                          ].joined(separator: "\n")])
+    try db.cachedStatement(sql: "INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at) VALUES (1, '', '_defaultZone', 'raw', 'Restaurant', 'created', ?)")
+        .execute(arguments: [now])
+}
+
+var report: [(String, String, String, String)] = []
+@MainActor func row(_ name: String, _ ours: String, _ raw: String, _ ratio: String) {
+    report.append((name, ours, raw, ratio))
+    print("\(name): LocalCloud \(ours) | raw SQL \(raw) | \(ratio)")
+}
+
+// 1. Single saves.
+var clock = ContinuousClock.now
+for i in 0..<options.single { _ = try await database.save(makeRecord(i)) }
+let singleOurs = Double(options.single) / seconds(ContinuousClock.now - clock)
+clock = ContinuousClock.now
+for i in 0..<options.single {
+    try raw.writeWithoutTransaction { db in try db.inTransaction(.immediate) { try rawInsert(db, i); return .commit } }
+}
+let singleRaw = Double(options.single) / seconds(ContinuousClock.now - clock)
+row("Single saves (records/s)", String(format: "%.0f", singleOurs), String(format: "%.0f", singleRaw), String(format: "%.2f× raw", singleOurs / singleRaw))
+
+// 2. Batched saves, 400 per batch, filling the container.
+let remaining = max(0, options.records - options.single)
+clock = ContinuousClock.now
+var start = options.single
+while start < options.single + remaining {
+    let end = min(start + 400, options.single + remaining)
+    let (saves, _) = try await database.modifyRecords(saving: (start..<end).map(makeRecord), deleting: [])
+    for (_, result) in saves { _ = try result.get() }
+    start = end
+}
+let batchedOurs = Double(remaining) / seconds(ContinuousClock.now - clock)
+clock = ContinuousClock.now
+start = 0
+while start < remaining {
+    let end = min(start + 400, remaining)
+    try raw.writeWithoutTransaction { db in
+        try db.inTransaction(.immediate) {
+            for i in start..<end { try rawInsert(db, i) }
+            return .commit
+        }
+    }
+    start = end
+}
+let batchedRaw = Double(remaining) / seconds(ContinuousClock.now - clock)
+row("Batched saves, 400/batch (records/s)", String(format: "%.0f", batchedOurs), String(format: "%.0f", batchedRaw),
+    String(format: "%.2f× raw", batchedOurs / batchedRaw))
+
+// 3. Discover: first page and next page, over the records LocalCloud stored.
+let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+let desiredKeys = ["name", "type", "location"]
+let firstSQL = """
+    SELECT id, record_name, created_at, json_extract(fields, '$."name".v'), json_extract(fields, '$."type".v'),
+           json_extract(fields, '$."location".v')
+    FROM records WHERE scope = 1 AND owner = '' AND zone = '_defaultZone' AND record_type = 'Restaurant'
+    ORDER BY created_at DESC, id DESC LIMIT 50
+    """
+let nextSQL = """
+    SELECT id, record_name, created_at, json_extract(fields, '$."name".v'), json_extract(fields, '$."type".v'),
+           json_extract(fields, '$."location".v')
+    FROM records WHERE scope = 1 AND owner = '' AND zone = '_defaultZone' AND record_type = 'Restaurant'
+      AND (created_at, id) < (?, ?)
+    ORDER BY created_at DESC, id DESC LIMIT 50
+    """
+struct RawRestaurant { var id: Int64; var name: String; var createdAt: Double; var fields: [String?] }
+func rawPage(_ db: GRDB.Database, after: (Double, Int64)?) throws -> [RawRestaurant] {
+    let statement = try db.cachedStatement(sql: after == nil ? firstSQL : nextSQL)
+    let arguments: StatementArguments = after.map { [$0.0, $0.1] } ?? []
+    return try Row.fetchAll(statement, arguments: arguments).map { row in
+        RawRestaurant(id: row[0], name: row[1], createdAt: row[2], fields: [row[3], row[4], row[5]])
+    }
+}
+
+var oursFirst: [Double] = [], oursNext: [Double] = [], rawFirst: [Double] = [], rawNext: [Double] = []
+var checked = false
+for _ in 0..<options.pages {
+    clock = ContinuousClock.now
+    let (first, cursor) = try await database.records(matching: query, desiredKeys: desiredKeys, resultsLimit: 50)
+    oursFirst.append(seconds(ContinuousClock.now - clock))
+    guard let cursor else { fatalError("expected a second page") }
+    clock = ContinuousClock.now
+    let (second, _) = try await database.records(continuingMatchFrom: cursor, desiredKeys: desiredKeys, resultsLimit: 50)
+    oursNext.append(seconds(ContinuousClock.now - clock))
+
+    clock = ContinuousClock.now
+    let rawFirstPage = try raw.read { db in try rawPage(db, after: nil) }
+    rawFirst.append(seconds(ContinuousClock.now - clock))
+    guard let last = rawFirstPage.last else { fatalError("empty raw page") }
+    clock = ContinuousClock.now
+    let rawSecondPage = try raw.read { db in try rawPage(db, after: (last.createdAt, last.id)) }
+    rawNext.append(seconds(ContinuousClock.now - clock))
+
+    if !checked {
+        checked = true
+        precondition(first.map(\.0.recordName) == rawFirstPage.map(\.name), "first pages differ")
+        precondition(second.map(\.0.recordName) == rawSecondPage.map(\.name), "second pages differ")
+    }
+}
+let ms = { (v: Double) in String(format: "%.3f ms", v * 1000) }
+row("Discover first page, 50 rows, median", ms(median(oursFirst)), ms(median(rawFirst)), String(format: "%.2f× raw", median(oursFirst) / median(rawFirst)))
+row("Discover first page, p99", ms(percentile(oursFirst, 0.99)), ms(percentile(rawFirst, 0.99)), "")
+row("Discover next page, 50 rows, median", ms(median(oursNext)), ms(median(rawNext)), String(format: "%.2f× raw", median(oursNext) / median(rawNext)))
+row("Discover next page, p99", ms(percentile(oursNext, 0.99)), ms(percentile(rawNext, 0.99)), "")
+
+let total = try raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records") ?? 0 }
+print("\nRecords in the container: \(total)")
+print("\n| Measure | LocalCloud | Raw SQL (GRDB) | Ratio |\n|---|---|---|---|")
+for (name, ours, rawValue, ratio) in report { print("| \(name) | \(ours) | \(rawValue) | \(ratio) |") }

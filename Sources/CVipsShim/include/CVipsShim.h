@@ -1,6 +1,73 @@
 #ifndef CVIPSSHIM_H
 #define CVIPSSHIM_H
 // Non-variadic wrappers over libvips, which Swift cannot call directly.
-// Returns 0 when libvips started.
+// Every function that returns int returns 0 on success and -1 on failure,
+// with the reason in libvips' error buffer (read it with cvips_error_copy).
+// Images are loaded through VipsSource, so a path is never parsed for
+// "[option]" suffixes the way vips_image_new_from_file would.
+
+#include <stddef.h>
+#include <vips/vips.h>
+
+/// Starts libvips and silences its GLib warnings, which would otherwise be printed
+/// onto the terminal the TUI owns. Returns 0 when libvips started.
 int cvips_init(const char *argv0);
+
+/// Warnings libvips logged since the process started (they are counted, not printed).
+unsigned long cvips_warning_count(void);
+
+/// Sets worker threads per pipeline and the operation cache limits.
+void cvips_configure(int concurrency, int cache_max_operations, size_t cache_max_memory, int cache_max_files);
+
+/// What the header says, read without decoding any pixels.
+typedef struct CVipsHeader {
+    int width;
+    int height;
+    int bands;
+    int format;          // VipsBandFormat
+    int interpretation;  // VipsInterpretation
+    int orientation;     // EXIF orientation 1...8, 1 when absent
+    int has_alpha;
+    int pages;           // frames in an animation or multi-page file, 1 otherwise
+    char loader[64];     // libvips' loader nickname, e.g. "jpegload_source"
+} CVipsHeader;
+
+/// Returns 1 when some libvips loader recognises the file's bytes, 0 otherwise.
+int cvips_is_image_file(const char *path);
+
+/// Reads the header of a file. Never decodes pixels.
+int cvips_header_file(const char *path, CVipsHeader *out);
+/// Reads the header of encoded bytes. Never decodes pixels.
+int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out);
+
+/// Lazily shrinks to fit width x height, never upscaling, with shrink-on-load,
+/// EXIF autorotation, and CMYK imported through its profile (or a built-in one).
+/// Fails on truncated or corrupt input once pixels are read.
+int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **out);
+/// The same as cvips_thumbnail_file for a JPEG, decoded at 1/shrink (1, 2, 4 or 8) by libjpeg.
+/// libvips 8.14 leaves a factor of 2 after its own shrink-on-load choice, so a 4000 px photo
+/// going to 1024 px is decoded at full size; the caller may pick a bolder shrink.
+int cvips_thumbnail_jpeg_file(const char *path, int shrink, int width, int height, VipsImage **out);
+/// The same as cvips_thumbnail_file, from encoded bytes that must outlive *out.
+int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out);
+
+/// Converts to 8-bit sRGB with 3 bands and flattens any alpha onto white.
+/// An embedded ICC profile (Adobe RGB, Display P3, grey) is applied first.
+int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out);
+/// Converts to 8-bit sRGB with 4 bands, alpha opaque when the input had none.
+int cvips_to_rgba8(VipsImage *in, VipsImage **out);
+
+/// Encodes baseline JPEG at quality, metadata stripped. *out is freed with cvips_free.
+int cvips_jpegsave_buffer(VipsImage *in, int quality, void **out, size_t *length);
+
+/// Decodes all pixels into a new buffer freed with cvips_free; NULL on failure.
+void *cvips_write_to_memory(VipsImage *in, size_t *length);
+
+void cvips_unref(VipsImage *image);
+void cvips_free(void *memory);
+
+/// Copies and clears libvips' error buffer. Free the result with cvips_free.
+char *cvips_error_copy(void);
+void cvips_error_clear(void);
+
 #endif

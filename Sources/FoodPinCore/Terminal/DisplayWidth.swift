@@ -1,18 +1,115 @@
 /// The number of terminal columns a grapheme takes: 0, 1 or 2.
+///
+/// Follows what modern terminals (xterm, VTE, kitty, tmux) do, so that what
+/// the view lays out lines up with what the terminal draws:
+///
+/// ```swift
+/// DisplayWidth.of("a")        // 1
+/// DisplayWidth.of("寿")       // 2  (East Asian Wide)
+/// DisplayWidth.of("👩‍👩‍👧")   // 2  (a ZWJ sequence is one glyph)
+/// DisplayWidth.of("❤️")       // 2  (VS16 asks for emoji presentation)
+/// DisplayWidth.of("\u{301}")  // 0  (a lone combining mark)
+/// ```
+///
+/// - Complexity: O(scalars in the grapheme) plus a binary search of the wide table.
 public enum DisplayWidth {
-    // Placeholder rule until the full East Asian Width / emoji table lands.
     public static func of(_ character: Character) -> Int {
-        guard let scalar = character.unicodeScalars.first else { return 0 }
-        let v = scalar.value
-        if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 }
-        if (0x1100...0x115F).contains(v) || (0x2E80...0xA4CF).contains(v) || (0xAC00...0xD7A3).contains(v)
-            || (0xF900...0xFAFF).contains(v) || (0xFF00...0xFF60).contains(v) || (0xFFE0...0xFFE6).contains(v)
-            || (0x1F300...0x1FAFF).contains(v) || (0x20000...0x3FFFD).contains(v) {
-            return 2
+        let scalars = character.unicodeScalars
+        guard let first = scalars.first else { return 0 }
+        if scalars.count > 1 {
+            var regionalIndicators = 0
+            for scalar in scalars.dropFirst() {
+                switch scalar.value {
+                case 0xFE0F: return 2 // VS16: emoji presentation
+                case 0xFE0E: return width(of: first) == 0 ? 0 : 1 // VS15: text presentation
+                case 0x200D where isEmoji(first): return 2 // ZWJ sequence renders as one emoji
+                case 0x1F3FB...0x1F3FF where isEmoji(first): return 2 // skin tone modifier
+                case 0x1F1E6...0x1F1FF: regionalIndicators += 1
+                default: break
+                }
+            }
+            if regionalIndicators > 0, (0x1F1E6...0x1F1FF).contains(first.value) { return 2 } // a flag
         }
-        return 1
+        return width(of: first)
     }
 
     /// The display width of a whole string.
     public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+
+    /// The width of a single scalar standing alone.
+    static func width(of scalar: Unicode.Scalar) -> Int {
+        let v = scalar.value
+        if v < 0x20 || (0x7F..<0xA0).contains(v) { return 0 } // controls: the sanitizer replaces them
+        if v < 0x300 { return 1 } // fast path for Latin text
+        if isZeroWidth(scalar) { return 0 }
+        if scalar.properties.isEmojiPresentation { return 2 }
+        return isWide(v) ? 2 : 1
+    }
+
+    static func isZeroWidth(_ scalar: Unicode.Scalar) -> Bool {
+        let v = scalar.value
+        if (0x1160...0x11FF).contains(v) || (0xD7B0...0xD7FF).contains(v) { return true } // Hangul medial/final jamo
+        if v == 0x200B || v == 0x2060 || v == 0xFEFF { return true } // zero-width space, word joiner, BOM
+        switch scalar.properties.generalCategory {
+        case .nonspacingMark, .enclosingMark: return true
+        case .format: return v != 0x00AD && !(0x0600...0x0605).contains(v) && v != 0x06DD && v != 0x110BD
+        default: return false
+        }
+    }
+
+    static func isEmoji(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isEmoji || (0x1F1E6...0x1F1FF).contains(scalar.value)
+    }
+
+    static func isWide(_ value: UInt32) -> Bool {
+        if value < wideRanges[0].lowerBound { return false }
+        var low = 0
+        var high = wideRanges.count - 1
+        while low <= high {
+            let mid = (low + high) / 2
+            let range = wideRanges[mid]
+            if value < range.lowerBound {
+                high = mid - 1
+            } else if value > range.upperBound {
+                low = mid + 1
+            } else {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// East Asian Wide (W) and Fullwidth (F) ranges from Unicode 15.1's EastAsianWidth.txt,
+    /// sorted and disjoint. Emoji with default emoji presentation are also caught by the
+    /// scalar property, so the emoji blocks here are a belt to that pair of braces.
+    static let wideRanges: [ClosedRange<UInt32>] = [
+        0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x23E9...0x23EC, 0x23F0...0x23F0,
+        0x23F3...0x23F3, 0x25FD...0x25FE, 0x2614...0x2615, 0x2648...0x2653, 0x267F...0x267F,
+        0x2693...0x2693, 0x26A1...0x26A1, 0x26AA...0x26AB, 0x26BD...0x26BE, 0x26C4...0x26C5,
+        0x26CE...0x26CE, 0x26D4...0x26D4, 0x26EA...0x26EA, 0x26F2...0x26F3, 0x26F5...0x26F5,
+        0x26FA...0x26FA, 0x26FD...0x26FD, 0x2705...0x2705, 0x270A...0x270B, 0x2728...0x2728,
+        0x274C...0x274C, 0x274E...0x274E, 0x2753...0x2755, 0x2757...0x2757, 0x2795...0x2797,
+        0x27B0...0x27B0, 0x27BF...0x27BF, 0x2B1B...0x2B1C, 0x2B50...0x2B50, 0x2B55...0x2B55,
+        0x2E80...0x2E99, 0x2E9B...0x2EF3, 0x2F00...0x2FD5, 0x2FF0...0x2FFF, 0x3000...0x303E,
+        0x3041...0x3096, 0x3099...0x30FF, 0x3105...0x312F, 0x3131...0x318E, 0x3190...0x31E3,
+        0x31EF...0x321E, 0x3220...0x3247, 0x3250...0x4DBF, 0x4E00...0xA48C, 0xA490...0xA4C6,
+        0xA960...0xA97C, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE52,
+        0xFE54...0xFE66, 0xFE68...0xFE6B, 0xFF01...0xFF60, 0xFFE0...0xFFE6,
+        0x16FE0...0x16FE4, 0x16FF0...0x16FF1, 0x17000...0x187F7, 0x18800...0x18CD5,
+        0x18D00...0x18D08, 0x1AFF0...0x1AFF3, 0x1AFF5...0x1AFFB, 0x1AFFD...0x1AFFE,
+        0x1B000...0x1B122, 0x1B132...0x1B132, 0x1B150...0x1B152, 0x1B155...0x1B155,
+        0x1B164...0x1B167, 0x1B170...0x1B2FB, 0x1F004...0x1F004, 0x1F0CF...0x1F0CF,
+        0x1F18E...0x1F18E, 0x1F191...0x1F19A, 0x1F200...0x1F202, 0x1F210...0x1F23B,
+        0x1F240...0x1F248, 0x1F250...0x1F251, 0x1F260...0x1F265, 0x1F300...0x1F320,
+        0x1F32D...0x1F335, 0x1F337...0x1F37C, 0x1F37E...0x1F393, 0x1F3A0...0x1F3CA,
+        0x1F3CF...0x1F3D3, 0x1F3E0...0x1F3F0, 0x1F3F4...0x1F3F4, 0x1F3F8...0x1F43E,
+        0x1F440...0x1F440, 0x1F442...0x1F4FC, 0x1F4FF...0x1F53D, 0x1F54B...0x1F54E,
+        0x1F550...0x1F567, 0x1F57A...0x1F57A, 0x1F595...0x1F596, 0x1F5A4...0x1F5A4,
+        0x1F5FB...0x1F64F, 0x1F680...0x1F6C5, 0x1F6CC...0x1F6CC, 0x1F6D0...0x1F6D2,
+        0x1F6D5...0x1F6D7, 0x1F6DC...0x1F6DF, 0x1F6EB...0x1F6EC, 0x1F6F4...0x1F6FC,
+        0x1F7E0...0x1F7EB, 0x1F7F0...0x1F7F0, 0x1F90C...0x1F93A, 0x1F93C...0x1F945,
+        0x1F947...0x1F9FF, 0x1FA70...0x1FA7C, 0x1FA80...0x1FA88, 0x1FA90...0x1FABD,
+        0x1FABF...0x1FAC5, 0x1FACE...0x1FADB, 0x1FAE0...0x1FAE8, 0x1FAF0...0x1FAF8,
+        0x20000...0x2FFFD, 0x30000...0x3FFFD,
+    ]
 }

@@ -1,0 +1,74 @@
+import Foundation
+
+/// The Discover app as the terminal runtime drives it: events in, ``update(_:_:)``, effects out,
+/// ``view(_:width:height:)`` drawn.
+///
+/// ```swift
+/// let app = DiscoverApp(config: config, handler: CloudEffectHandler(container: container))
+/// try TerminalRuntime(app: app).run()   // the runtime calls message(for:), apply, view
+/// ```
+public final class DiscoverApp: TerminalApp {
+    public typealias Message = Msg
+
+    public private(set) var state: AppState
+    private let handler: any EffectHandler
+    private let clock: @Sendable () -> Date
+    private let debugStatus: (@Sendable () -> String)?
+    private var started = false
+    private var lastSink: MessageSink<Msg>?
+
+    /// - Parameters:
+    ///   - config: terminal capabilities, user, services.
+    ///   - handler: runs effects (queries, thumbnails, saves) in the background.
+    ///   - clock: the time "added 5 min ago" is measured from; injected for tests.
+    ///   - debugStatus: text for the title bar under `--debug`, e.g. the cache counters.
+    public init(
+        config: AppConfig, handler: any EffectHandler, width: Int = 80, height: Int = 24,
+        clock: @escaping @Sendable () -> Date = { Date() }, debugStatus: (@Sendable () -> String)? = nil
+    ) {
+        state = AppState(config: config, width: width, height: height, now: clock())
+        self.handler = handler
+        self.clock = clock
+        self.debugStatus = debugStatus
+    }
+
+    public func message(for event: TerminalEvent) -> Msg? {
+        switch event {
+        case .key(let key): .key(key)
+        case .resize(let width, let height): .resize(width: width, height: height)
+        case .tick: state.isSpinnerVisible ? .tick : nil
+        }
+    }
+
+    public func apply(_ message: Msg, sink: MessageSink<Msg>) {
+        lastSink = sink
+        if !started {
+            started = true
+            run(.start, sink: sink)
+        }
+        run(message, sink: sink)
+    }
+
+    private func run(_ message: Msg, sink: MessageSink<Msg>) {
+        state.now = clock()
+        for effect in update(&state, message) {
+            handler.perform(effect, sink: sink)
+        }
+    }
+
+    public func view(width: Int, height: Int) -> Grid {
+        if (width != state.width || height != state.height), let sink = lastSink {
+            // The runtime's size is the truth; re-lay out before drawing.
+            run(.resize(width: width, height: height), sink: sink)
+        }
+        state.now = clock()
+        if state.config.debug { state.debugStatus = debugStatus?() }
+        return FoodPinCore.view(state, width: width, height: height)
+    }
+
+    public var shouldQuit: Bool { state.shouldQuit }
+    public var exitCode: Int32 { state.exitCode }
+
+    /// Spinner frames every 80 ms, and no ticks at all while idle.
+    public var tickInterval: Duration? { state.isSpinnerVisible ? .milliseconds(80) : nil }
+}

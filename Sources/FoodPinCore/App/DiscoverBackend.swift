@@ -1,0 +1,17 @@
+/// The store operations the Discover screen needs, in its own terms.
+///
+/// The lead's LocalCloud adapter implements this with a `QueryOperation` on `Restaurant`
+/// (sorted by `creationDate` descending, `desiredKeys` without `image`), `save`,
+/// `deleteRecord(withID:)` and the container's notifications. Throw ``DiscoverError`` to
+/// control the message shown; any other error is shown by its description.
+public protocol DiscoverBackend: Sendable {
+    /// The newest `limit` restaurants and the cursor after them.
+    func firstPage(limit: Int) async throws -> DiscoverPage
+    /// The page after `cursor`.
+    func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage
+    /// Scales the image, saves the record, removes the temp file; returns what was saved.
+    func save(_ draft: RestaurantDraft) async throws -> Restaurant
+    func delete(id: String) async throws
+    /// Other users' changes as they happen; ends when the task is cancelled.
+    func changes() -> AsyncStream<[RemoteChange]>
+}

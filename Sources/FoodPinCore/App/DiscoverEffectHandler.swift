@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// Runs Discover effects against a ``DiscoverBackend`` and a ``ThumbnailLoader`` on background tasks,
+/// and posts every result back through the sink.
+///
+/// ```swift
+/// let handler = DiscoverEffectHandler(backend: LocalCloudDiscoverBackend(database), thumbnails: loader)
+/// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
+/// ```
+public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
+    private let backend: any DiscoverBackend
+    private let thumbnails: ThumbnailLoader<Image>?
+    /// Running tasks by token, so quitting can cancel them; each removes itself when done.
+    private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+
+    /// - Parameter thumbnails: `nil` under `--no-images`.
+    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?) {
+        self.backend = backend
+        self.thumbnails = thumbnails
+    }
+
+    public func perform(_ effect: Effect, sink: MessageSink<Msg>) {
+        let backend = backend
+        switch effect {
+        case .loadFirstPage(let limit):
+            run { sink.post(.pageLoaded(.first, await Self.result { try await backend.firstPage(limit: limit) })) }
+        case .refresh(let limit):
+            run { sink.post(.pageLoaded(.refresh, await Self.result { try await backend.firstPage(limit: limit) })) }
+        case .loadNextPage(let cursor, let limit):
+            run { sink.post(.pageLoaded(.next, await Self.result { try await backend.nextPage(after: cursor, limit: limit) })) }
+        case .loadThumbnails(let ids, let size):
+            guard let thumbnails else { return }
+            thumbnails.setVisible(ids: Set(ids))
+            let loading = thumbnails.loadingKeys
+            for id in ids {
+                let key = ThumbnailKey(recordID: id, size: size)
+                if loading.contains(key) { continue } // its completion is already on the way
+                thumbnails.load(key) { sink.post(.thumbnailLoaded(key, $0)) }
+            }
+        case .loadPreview(let path, let size):
+            thumbnails?.loadFile(URL(fileURLWithPath: path), size: size) { sink.post(.previewLoaded(path: path, $0)) }
+        case .save(let draft):
+            run {
+                do { sink.post(.saveSucceeded(try await backend.save(draft))) } catch {
+                    sink.post(.saveFailed(Self.discoverError(error, code: .saveFailed)))
+                }
+            }
+        case .delete(let id):
+            run {
+                do {
+                    try await backend.delete(id: id)
+                    sink.post(.deleteSucceeded(id: id))
+                } catch {
+                    sink.post(.deleteFailed(id: id, Self.discoverError(error, code: .deleteFailed)))
+                }
+            }
+        case .subscribeToChanges:
+            run {
+                for await changes in backend.changes() where !changes.isEmpty {
+                    sink.post(.remoteChanges(changes))
+                }
+            }
+        case .quit:
+            cancelAll()
+        }
+    }
+
+    /// Cache counters for `foodpin --debug`.
+    public var debugStatus: String {
+        guard let cache = thumbnails?.cache else { return "images off" }
+        let stats = cache.statistics
+        return "cache \(cache.count) hit \(stats.hits) miss \(stats.misses) evict \(stats.evictions)"
+    }
+
+    /// Cancels background work (on quit).
+    public func cancelAll() {
+        let running = tasks.withLock { tasks in
+            defer { tasks.running = [:] }
+            return Array(tasks.running.values)
+        }
+        running.forEach { $0.cancel() }
+        thumbnails?.cancelAll()
+    }
+
+    /// Number of background tasks still running (tests).
+    var runningTaskCount: Int { tasks.withLock { $0.running.count } }
+
+    private func run(_ work: @escaping @Sendable () async -> Void) {
+        tasks.withLock { tasks in
+            let token = tasks.next
+            tasks.next += 1
+            // Stored under the lock before it can finish, since finishing takes the same lock.
+            tasks.running[token] = Task.detached { [self] in
+                await work()
+                _ = self.tasks.withLock { $0.running.removeValue(forKey: token) }
+            }
+        }
+    }
+
+    private static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
+        do { return .success(try await work()) } catch { return .failure(discoverError(error, code: .loadFailed)) }
+    }
+
+    static func discoverError(_ error: any Error, code: DiscoverError.Code) -> DiscoverError {
+        if let error = error as? DiscoverError { return error }
+        return DiscoverError(code, String(describing: error))
+    }
+}

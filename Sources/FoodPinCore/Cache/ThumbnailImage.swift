@@ -1,0 +1,14 @@
+/// A picture made of terminal cells, as the image pipeline renders it.
+///
+/// The UI layer only needs to copy cells and know what an image costs in memory,
+/// so the pipeline's own type (e.g. `Thumbnail`) conforms with a small extension.
+public protocol ThumbnailImage: Sendable {
+    /// Width in cells.
+    var columns: Int { get }
+    /// Height in cells.
+    var rows: Int { get }
+    /// The cell at a position; `column < columns`, `row < rows`.
+    func cell(column: Int, row: Int) -> Cell
+    /// Memory held, in bytes: the cache's cost.
+    var cost: Int { get }
+}

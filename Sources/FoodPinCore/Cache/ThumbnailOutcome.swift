@@ -1,0 +1,8 @@
+/// How loading one thumbnail ended.
+public enum ThumbnailOutcome: Sendable {
+    case image(any ThumbnailImage)
+    /// The record has no image.
+    case noImage
+    /// Fetching or rendering failed; the row keeps a placeholder.
+    case failed(String)
+}

@@ -1,0 +1,121 @@
+import CChafa
+import CVips
+import CVipsShim
+import Foundation
+
+/// Draws an image as coloured terminal cells: libvips decodes and shrinks it,
+/// libchafa picks a block symbol and two colours for each cell.
+///
+/// ```swift
+/// let renderer = ThumbnailRenderer(colorMode: .colors256)
+/// let thumbnail = try renderer.render(fileAt: assetURL, in: .listRow)   // off the UI thread
+/// ```
+///
+/// The canvas mode follows the terminal: `.colors256` → chafa's INDEXED_240 (the palette
+/// above the 16 user-themed colours), `.colors16` → INDEXED_16, `.colors8` → INDEXED_8,
+/// `.none` → FGBG, where only the symbols carry the shape and colours stay `.default`.
+public struct ThumbnailRenderer: Hashable, Sendable {
+    public var colorMode: ColorMode
+    public var maxFileBytes: Int
+    public var maxPixels: Int
+
+    /// Pixels decoded per cell; chafa looks at an 8×8 grid of each cell.
+    static let pixelsPerColumn = 8
+    static let pixelsPerRow = 16
+
+    public init(
+        colorMode: ColorMode,
+        maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels
+    ) {
+        self.colorMode = colorMode
+        self.maxFileBytes = maxFileBytes
+        self.maxPixels = maxPixels
+    }
+
+    /// Renders the image file at `url` into `box`.
+    ///
+    /// - Throws: ``ImageError`` as ``ImageInfo/probe(_:maxFileBytes:maxPixels:)`` does, and
+    ///   `.corrupt` when the pixels cannot be decoded.
+    public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
+        let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
+        let path = url.path
+        let name = url.lastPathComponent
+        let size = Self.pixelSize(for: box)
+        // JPEGs (every stored asset) skip libvips' second format sniff and decode straight at 1/n.
+        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
+        let shrink = info.format == "jpeg" ? ImageScaler.jpegShrink(ratio: ratio) : 1
+        let image = try VipsImageRef.make(.corrupt, "\(name) is truncated or corrupt.", path: path) {
+            info.format == "jpeg"
+                ? cvips_thumbnail_jpeg_file(path, Int32(shrink), Int32(size.width), Int32(size.height), $0)
+                : cvips_thumbnail_file(path, Int32(size.width), Int32(size.height), $0)
+        }
+        return try draw(image, in: box, name: name, path: path)
+    }
+
+    /// Renders encoded image bytes (JPEG, PNG, …) into `box`.
+    public func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
+        _ = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
+        let size = Self.pixelSize(for: box)
+        // vips_thumbnail_buffer reads the bytes lazily, so they stay pinned until drawing ends.
+        let result: Result<Thumbnail, ImageError> = data.withUnsafeBytes { raw in
+            do throws(ImageError) {
+                let image = try VipsImageRef.make(.corrupt, "The image is truncated or corrupt.") {
+                    cvips_thumbnail_buffer(raw.baseAddress, raw.count, Int32(size.width), Int32(size.height), $0)
+                }
+                return .success(try draw(image, in: box, name: "The image", path: nil))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    static func pixelSize(for box: CellBox) -> (width: Int, height: Int) {
+        (box.columns * pixelsPerColumn, box.rows * pixelsPerRow)
+    }
+
+    /// The cells an image of `width`×`height` pixels fills in `box`, keeping its aspect
+    /// ratio on cells about twice as tall as wide.
+    static func fit(width: Int, height: Int, in box: CellBox) -> (columns: Int, rows: Int) {
+        guard width > 0, height > 0 else { return (box.columns, box.rows) }
+        let aspect = Double(width) / Double(height)
+        var columns = box.columns
+        var rows = Int((Double(columns) / aspect / 2).rounded())
+        if rows > box.rows {
+            rows = box.rows
+            columns = Int((Double(rows) * 2 * aspect).rounded())
+        }
+        return (min(box.columns, max(1, columns)), min(box.rows, max(1, rows)))
+    }
+
+    private func draw(_ image: VipsImageRef, in box: CellBox, name: String, path: String?) throws(ImageError) -> Thumbnail {
+        let rgba = try VipsImageRef.make(.decodeFailed, "\(name) could not be converted to sRGB.", path: path) {
+            cvips_to_rgba8(image.pointer, $0)
+        }
+        var length = 0
+        guard let pixels = cvips_write_to_memory(rgba.pointer, &length) else {
+            throw ImageError(.corrupt, "\(name) is truncated or corrupt.", path: path, detail: Vips.takeError())
+        }
+        defer { cvips_free(pixels) }
+        let width = rgba.width
+        let height = rgba.height
+        guard length >= width * height * 4 else {
+            throw ImageError(.decodeFailed, "\(name) decoded to an unexpected size.", path: path)
+        }
+        let fitted = Self.fit(width: width, height: height, in: box)
+        let canvas = ChafaDrawing(columns: fitted.columns, rows: fitted.rows, colorMode: colorMode)
+        canvas.draw(pixels.assumingMemoryBound(to: UInt8.self), width: width, height: height)
+
+        let left = (box.columns - fitted.columns) / 2
+        let top = (box.rows - fitted.rows) / 2
+        var cells = Array(repeating: Cell.blank, count: box.columns * box.rows)
+        for y in 0..<fitted.rows {
+            for x in 0..<fitted.columns {
+                cells[(top + y) * box.columns + left + x] = canvas.cell(x: x, y: y)
+            }
+        }
+        return Thumbnail(
+            width: box.columns, height: box.rows, cells: cells,
+            imageColumns: left..<(left + fitted.columns), imageRows: top..<(top + fitted.rows))
+    }
+}

@@ -1,0 +1,28 @@
+/// What the app was started with: terminal capabilities, the user, and injected services.
+public struct AppConfig: Sendable {
+    public var colorMode: ColorMode
+    /// `false` on terminals without UTF-8: ASCII spinner and placeholder glyphs.
+    public var unicode: Bool
+    /// The signed-in user's name; only they may delete their own restaurants.
+    public var currentUser: String?
+    /// Rows per query page.
+    public var pageSize: Int
+    /// `--no-images`: no thumbnails are loaded.
+    public var showsImages: Bool
+    /// `--debug`: show cache counters in the title bar.
+    public var debug: Bool
+    public var formServices: FormServices
+
+    public init(
+        colorMode: ColorMode = .colors256, unicode: Bool = true, currentUser: String? = nil, pageSize: Int = 50,
+        showsImages: Bool = true, debug: Bool = false, formServices: FormServices = .live
+    ) {
+        self.colorMode = colorMode
+        self.unicode = unicode
+        self.currentUser = currentUser
+        self.pageSize = max(1, pageSize)
+        self.showsImages = showsImages
+        self.debug = debug
+        self.formServices = formServices
+    }
+}

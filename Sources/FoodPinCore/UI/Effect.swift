@@ -1,0 +1,23 @@
+/// Work that `update` asks for, as data. The effect handler runs it off the UI thread and
+/// posts the result back as a ``Msg``.
+public enum Effect: Hashable, Sendable {
+    /// Query the newest `limit` restaurants (no image key); answer with `.pageLoaded(.first, …)`.
+    case loadFirstPage(limit: Int)
+    /// Continue from `cursor`; answer with `.pageLoaded(.next, …)`.
+    case loadNextPage(PageCursor, limit: Int)
+    /// Query the first page again; answer with `.pageLoaded(.refresh, …)`.
+    case refresh(limit: Int)
+    /// These rows are now the visible ones lacking a thumbnail: load them (answer each with
+    /// `.thumbnailLoaded`) and cancel loads for rows not listed (`ThumbnailLoader.setVisible`).
+    case loadThumbnails(ids: [String], size: ThumbnailSize)
+    /// Render the form's live preview of a local image file; answer `.previewLoaded`.
+    case loadPreview(path: String, size: ThumbnailSize)
+    /// Scale the image, save the record; answer `.saveSucceeded` or `.saveFailed`.
+    case save(RestaurantDraft)
+    /// Delete a record; answer `.deleteSucceeded` or `.deleteFailed`.
+    case delete(id: String)
+    /// Start listening for other users' changes; post `.remoteChanges` as they come.
+    case subscribeToChanges
+    /// The app is exiting: cancel background work.
+    case quit
+}

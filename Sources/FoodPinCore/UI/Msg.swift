@@ -1,0 +1,25 @@
+/// Everything that can happen to the Discover app: input, time, and results of effects.
+public enum Msg: Sendable {
+    /// Sent once, before anything else: starts the first load.
+    case start
+    case key(Key)
+    case resize(width: Int, height: Int)
+    /// A spinner frame.
+    case tick
+    /// A page query finished.
+    case pageLoaded(PageRequest, Result<DiscoverPage, DiscoverError>)
+    case thumbnailLoaded(ThumbnailKey, ThumbnailOutcome)
+    /// The form's image preview was rendered.
+    case previewLoaded(path: String, ThumbnailOutcome)
+    case saveSucceeded(Restaurant)
+    case saveFailed(DiscoverError)
+    case deleteSucceeded(id: String)
+    case deleteFailed(id: String, DiscoverError)
+    /// Someone else changed restaurants (a subscription notification).
+    case remoteChanges([RemoteChange])
+
+    /// Which query a page answers.
+    public enum PageRequest: Hashable, Sendable {
+        case first, next, refresh
+    }
+}

@@ -1,0 +1,311 @@
+/// Applies a message to the state and returns the work to do, Bubble Tea style.
+///
+/// Pure: no I/O, no clocks, no threads. Effects describe the work; the effect handler
+/// runs them and posts the results back as messages.
+///
+/// ```swift
+/// var state = AppState(config: config)
+/// let effects = update(&state, .start)   // [.loadFirstPage(limit: 50), .subscribeToChanges]
+/// ```
+public func update(_ state: inout AppState, _ msg: Msg) -> [Effect] {
+    state.update(msg)
+}
+
+extension AppState {
+    mutating func update(_ msg: Msg) -> [Effect] {
+        var effects: [Effect]
+        switch msg {
+        case .start:
+            isLoadingFirstPage = true
+            effects = [.loadFirstPage(limit: config.pageSize), .subscribeToChanges]
+        case .key(let key):
+            effects = handle(key)
+        case .resize(let width, let height):
+            self.width = max(0, width)
+            self.height = max(0, height)
+            effects = []
+        case .tick:
+            if isSpinnerVisible { spinnerPhase &+= 1 }
+            effects = []
+        case .pageLoaded(let request, let result):
+            effects = pageLoaded(request, result)
+        case .thumbnailLoaded(let key, let outcome):
+            if requestedThumbnails.remove(key) != nil || visibleThumbnailKeys.contains(key) {
+                thumbnails[key] = outcome
+            }
+            effects = []
+        case .previewLoaded(let path, let outcome):
+            form?.previewLoaded(path: path, outcome)
+            effects = []
+        case .saveSucceeded(let restaurant):
+            form = nil
+            screen = .list
+            ownChanges.insert(restaurant.id)
+            liveChanges[restaurant.id] = nil
+            list.insertOptimistically(restaurant, select: true)
+            if let index = list.selectedIndex { scrollOffset = min(scrollOffset, index) }
+            effects = []
+        case .saveFailed(let error):
+            form?.saveFailed(error)
+            effects = []
+        case .deleteSucceeded(let id):
+            list.confirmRemoval(id: id)
+            effects = []
+        case .deleteFailed(let id, let error):
+            let name = list.confirmed.first { $0.id == id }?.name ?? id
+            list.cancelRemoval(id: id)
+            errorBanner = ErrorBanner(message: "Couldn't delete “\(name)”: \(error.message)", retry: nil)
+            effects = []
+        case .remoteChanges(let changes):
+            for change in changes where !ownChanges.contains(change.recordID) {
+                // A record created and then changed since the last refresh is still new.
+                if liveChanges[change.recordID] != .created || change.kind == .deleted {
+                    liveChanges[change.recordID] = change.kind
+                }
+            }
+            effects = []
+        }
+        keepSelectionVisible()
+        effects += loadMoreIfNeeded()
+        effects += thumbnailEffects()
+        return effects
+    }
+
+    // MARK: Keys
+
+    private mutating func handle(_ key: Key) -> [Effect] {
+        if screen == .form { return handleFormKey(key) }
+        if isHelpVisible {
+            if [.escape, .character("q"), .character("?"), .enter].contains(key) { isHelpVisible = false }
+            return []
+        }
+        if let id = deleteConfirmation {
+            deleteConfirmation = nil
+            guard key == .character("y") || key == .character("Y") else { return [] }
+            return delete(id: id)
+        }
+        switch key {
+        case .character("?"):
+            isHelpVisible = true
+            return []
+        case .character("a"):
+            form = RestaurantForm(services: config.formServices)
+            screen = .form
+            return []
+        case .character("r"):
+            return refreshOrRetry()
+        case .character("d"):
+            return askToDelete()
+        default:
+            break
+        }
+        switch screen {
+        case .list: return handleListKey(key)
+        case .detail: return handleDetailKey(key)
+        case .form: return []
+        }
+    }
+
+    private mutating func handleListKey(_ key: Key) -> [Effect] {
+        let page = max(1, visibleRowCount - 1)
+        switch key {
+        case .character("j"), .down: list.moveSelection(by: 1)
+        case .character("k"), .up:
+            // Up at the top pulls the list down past its start: refresh.
+            if (list.selectedIndex ?? 0) == 0 { return startRefresh() }
+            list.moveSelection(by: -1)
+        case .character("g"), .home: list.select(index: 0)
+        case .character("G"), .end: list.select(index: list.count - 1)
+        case .pageDown, .control("f"): list.moveSelection(by: page)
+        case .pageUp, .control("b"): list.moveSelection(by: -page)
+        case .wheelDown: list.moveSelection(by: 1)
+        case .wheelUp: list.moveSelection(by: -1)
+        case .enter, .character("l"), .right:
+            if let selected = list.selected {
+                screen = .detail(id: selected.id)
+                detailScroll = 0
+            }
+        case .escape:
+            if !liveChanges.isEmpty { liveChanges = [:] } else { errorBanner = nil }
+        case .character("q"):
+            shouldQuit = true
+            exitCode = 0
+            return [.quit]
+        default: break
+        }
+        return []
+    }
+
+    private mutating func handleDetailKey(_ key: Key) -> [Effect] {
+        switch key {
+        case .escape, .character("q"), .backspace, .character("h"), .left:
+            screen = .list
+        case .character("j"), .down, .wheelDown:
+            guard case .detail(let id) = screen, let restaurant = list.restaurant(withID: id) else { break }
+            let textWidth = Layout.detailText(width: width, height: height, showsImages: config.showsImages).width
+            let lines = Layout.detailDescriptionLines(restaurant, textWidth: textWidth).count
+            detailScroll = min(detailScroll + 1, max(0, lines - 1))
+        case .character("k"), .up, .wheelUp: detailScroll = max(0, detailScroll - 1)
+        case .character("g"), .home: detailScroll = 0
+        default: break
+        }
+        return []
+    }
+
+    private mutating func handleFormKey(_ key: Key) -> [Effect] {
+        guard var form else { screen = .list; return [] }
+        let action = form.handle(key)
+        let preview = config.showsImages ? form.updatePreview() : nil
+        self.form = form
+        switch action {
+        case .none: return preview.map { [.loadPreview(path: $0, size: RestaurantForm.previewSize)] } ?? []
+        case .cancel:
+            self.form = nil
+            screen = .list
+            return []
+        case .save(let draft):
+            return [.save(draft)]
+        }
+    }
+
+    // MARK: Loading
+
+    private mutating func refreshOrRetry() -> [Effect] {
+        liveChanges = [:]
+        if let retry = errorBanner?.retry {
+            errorBanner = nil
+            switch retry {
+            case .loadFirstPage: isLoadingFirstPage = true
+            case .loadNextPage: isLoadingMore = true; isPagingBlocked = false
+            case .refresh: isRefreshing = true
+            default: break
+            }
+            return [retry]
+        }
+        errorBanner = nil
+        return startRefresh()
+    }
+
+    private mutating func startRefresh() -> [Effect] {
+        liveChanges = [:]
+        if !list.isLoaded {
+            guard !isLoadingFirstPage else { return [] }
+            isLoadingFirstPage = true
+            return [.loadFirstPage(limit: config.pageSize)]
+        }
+        guard !isRefreshing else { return [] }
+        isRefreshing = true
+        return [.refresh(limit: config.pageSize)]
+    }
+
+    private mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
+        switch (request, result) {
+        case (.first, .success(let page)):
+            isLoadingFirstPage = false
+            errorBanner = nil
+            list.replace(with: page)
+            if list.selectedIndex == nil { list.select(index: 0) }
+        case (.first, .failure(let error)):
+            isLoadingFirstPage = false
+            errorBanner = ErrorBanner(message: "Couldn't load restaurants: \(error.message)",
+                                      retry: .loadFirstPage(limit: config.pageSize))
+        case (.refresh, .success(let page)):
+            isRefreshing = false
+            if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
+            // Keep the selected restaurant on the same screen row while rows arrive above it.
+            let rowOnScreen = (list.selectedIndex ?? 0) - scrollOffset
+            list.mergeRefresh(page)
+            if list.selectedIndex == nil { list.select(index: 0) }
+            scrollOffset = max(0, (list.selectedIndex ?? 0) - rowOnScreen)
+        case (.refresh, .failure(let error)):
+            isRefreshing = false
+            errorBanner = ErrorBanner(message: "Couldn't refresh: \(error.message)", retry: .refresh(limit: config.pageSize))
+        case (.next, .success(let page)):
+            isLoadingMore = false
+            list.append(page)
+        case (.next, .failure(let error)):
+            isLoadingMore = false
+            isPagingBlocked = true
+            if let cursor = list.cursor {
+                errorBanner = ErrorBanner(message: "Couldn't load more: \(error.message)",
+                                          retry: .loadNextPage(cursor, limit: config.pageSize))
+            }
+        }
+        return []
+    }
+
+    private mutating func loadMoreIfNeeded() -> [Effect] {
+        guard !isLoadingMore, !isPagingBlocked, !isLoadingFirstPage, list.isLoaded,
+              let cursor = list.cursor, list.needsMore(threshold: max(5, visibleRowCount)) else { return [] }
+        isLoadingMore = true
+        return [.loadNextPage(cursor, limit: config.pageSize)]
+    }
+
+    // MARK: Deleting
+
+    private mutating func askToDelete() -> [Effect] {
+        let target: Restaurant?
+        switch screen {
+        case .detail(let id): target = list.restaurant(withID: id)
+        default: target = list.selected
+        }
+        guard let target else { return [] }
+        if let user = config.currentUser, target.createdBy != user {
+            errorBanner = ErrorBanner(
+                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can delete it",
+                retry: nil)
+            return []
+        }
+        deleteConfirmation = target.id
+        return []
+    }
+
+    private mutating func delete(id: String) -> [Effect] {
+        ownChanges.insert(id)
+        liveChanges[id] = nil
+        list.removeOptimistically(id: id)
+        if case .detail(let shown) = screen, shown == id { screen = .list }
+        return [.delete(id: id)]
+    }
+
+    // MARK: Scrolling and thumbnails
+
+    mutating func keepSelectionVisible() {
+        let rows = visibleRowCount
+        guard let selected = list.selectedIndex else { scrollOffset = 0; return }
+        if selected < scrollOffset { scrollOffset = selected }
+        if selected >= scrollOffset + rows { scrollOffset = selected - rows + 1 }
+        scrollOffset = max(0, min(scrollOffset, list.count - rows))
+    }
+
+    /// The thumbnails the screen shows right now.
+    var visibleThumbnailKeys: [ThumbnailKey] {
+        guard config.showsImages, !isTooSmall, !isHelpVisible else { return [] }
+        switch screen {
+        case .list:
+            let end = min(list.count, scrollOffset + visibleRowCount)
+            guard scrollOffset < end else { return [] }
+            return list.items[scrollOffset..<end].map { ThumbnailKey(recordID: $0.id, size: .row) }
+        case .detail(let id):
+            return [ThumbnailKey(recordID: id, size: detailImageSize)]
+        case .form:
+            return []
+        }
+    }
+
+    /// Drops thumbnails that left the screen and asks for the visible ones not loaded yet,
+    /// but only when that set changes, so holding `j` does not flood the loader.
+    private mutating func thumbnailEffects() -> [Effect] {
+        let visible = visibleThumbnailKeys
+        let visibleSet = Set(visible)
+        thumbnails = thumbnails.filter { visibleSet.contains($0.key) }
+        let wanted = visible.filter { thumbnails[$0] == nil }
+        let wantedSet = Set(wanted)
+        guard wantedSet != requestedThumbnails else { return [] }
+        let hadRequests = !requestedThumbnails.isEmpty
+        requestedThumbnails = wantedSet
+        guard !wanted.isEmpty || hadRequests else { return [] }
+        let size = wanted.first?.size ?? .row
+        return [.loadThumbnails(ids: wanted.map(\.recordID), size: size)]
+    }
+}

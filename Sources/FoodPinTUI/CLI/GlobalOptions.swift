@@ -1,0 +1,27 @@
+import ArgumentParser
+
+/// Options shared by the screen and the `list`/`add` subcommands.
+///
+/// `nil` means "use LocalCloud's own resolution" (environment variables, then defaults).
+struct GlobalOptions: ParsableArguments {
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("The LocalCloud data directory.", valueName: "path"))
+    var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("The container identifier.", valueName: "id"))
+    var container: String?
+
+    @Option(help: ArgumentHelp("The user name to act as.", valueName: "name"))
+    var user: String?
+
+    @Option(help: "The cloud environment: development or production.")
+    var environment: CloudEnvironmentOption?
+
+    @Flag(name: .customLong("no-images"), help: "Do not load or draw thumbnails.")
+    var noImages = false
+
+    @Option(help: "Colours: auto, 256, 16, 8 or none. auto honours NO_COLOR and the terminal.")
+    var color: ColorChoice = .auto
+
+    @Flag(help: "Show cache counters and timings in the status line.")
+    var debug = false
+}

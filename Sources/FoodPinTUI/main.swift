@@ -1,3 +1,0 @@
-import CNCurses
-_ = setlocale(LC_ALL, ""); _ = KEY_RESIZE
-print("foodpin: not yet")

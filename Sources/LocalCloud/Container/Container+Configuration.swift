@@ -1,0 +1,96 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension Container {
+    /// Development and production data live in separate files, as in CloudKit.
+    public enum Environment: String, Sendable, Hashable, Codable, CaseIterable {
+        case development
+        case production
+    }
+
+    /// Everything a container needs, for apps and tests that do not want the process environment.
+    ///
+    /// ```swift
+    /// let container = Container(configuration: .init(dataDirectory: tempDir, user: "alice"))
+    /// ```
+    public struct Configuration: Sendable, Hashable {
+        public static let defaultIdentifier = "iCloud.FoodPin"
+
+        public var containerIdentifier: String
+        /// The root holding `<container>/<environment>.sqlite` and its assets.
+        public var dataDirectory: URL
+        /// The signed-in user; `nil` means no account (public database read-only).
+        public var user: String?
+        public var environment: Environment
+        /// Added to every operation, as a network would, so spinners and lazy loading can be seen.
+        public var simulatedLatency: Duration
+        /// The largest asset file a save accepts.
+        public var assetSizeLimit: Int64
+
+        public init(
+            containerIdentifier: String = Configuration.defaultIdentifier,
+            dataDirectory: URL,
+            user: String?,
+            environment: Environment = .development,
+            simulatedLatency: Duration = .zero,
+            assetSizeLimit: Int64 = 50 * 1024 * 1024
+        ) {
+            self.containerIdentifier = containerIdentifier
+            self.dataDirectory = dataDirectory
+            self.user = user.flatMap { $0.isEmpty ? nil : $0 }
+            self.environment = environment
+            self.simulatedLatency = simulatedLatency
+            self.assetSizeLimit = assetSizeLimit
+        }
+
+        /// The configuration the process environment describes.
+        ///
+        /// `LOCALCLOUD_CONTAINER` (default `iCloud.FoodPin`), `LOCALCLOUD_HOME`, else
+        /// `$XDG_DATA_HOME/localcloud`, else `~/.local/share/localcloud`; `LOCALCLOUD_USER`
+        /// (empty means no account), else the login name; `LOCALCLOUD_ENVIRONMENT`; `LOCALCLOUD_LATENCY_MS`.
+        public static func fromEnvironment(
+            identifier: String? = nil,
+            environment env: [String: String] = ProcessInfo.processInfo.environment
+        ) -> Configuration {
+            let id = identifier ?? env["LOCALCLOUD_CONTAINER"].flatMap { $0.isEmpty ? nil : $0 } ?? defaultIdentifier
+            let dataDirectory: URL
+            if let home = env["LOCALCLOUD_HOME"], !home.isEmpty {
+                dataDirectory = URL(fileURLWithPath: home, isDirectory: true)
+            } else if let xdg = env["XDG_DATA_HOME"], !xdg.isEmpty {
+                dataDirectory = URL(fileURLWithPath: xdg, isDirectory: true).appendingPathComponent("localcloud", isDirectory: true)
+            } else {
+                let home = env["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+                dataDirectory = URL(fileURLWithPath: home, isDirectory: true)
+                    .appendingPathComponent(".local/share/localcloud", isDirectory: true)
+            }
+            let user = env["LOCALCLOUD_USER"] ?? loginName(env)
+            let environment = env["LOCALCLOUD_ENVIRONMENT"].flatMap(Environment.init(rawValue:)) ?? .development
+            let latency = env["LOCALCLOUD_LATENCY_MS"].flatMap { Int($0) }.map { Duration.milliseconds(max(0, $0)) } ?? .zero
+            return Configuration(containerIdentifier: id, dataDirectory: dataDirectory, user: user,
+                                 environment: environment, simulatedLatency: latency)
+        }
+
+        private static func loginName(_ env: [String: String]) -> String? {
+            if let name = getlogin().map({ String(cString: $0) }), !name.isEmpty { return name }
+            if let name = env["USER"] ?? env["LOGNAME"], !name.isEmpty { return name }
+            if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+            return nil
+        }
+
+        /// `<dataDirectory>/<container>/<environment>.sqlite`
+        var databaseURL: URL {
+            containerDirectory.appendingPathComponent("\(environment.rawValue).sqlite")
+        }
+
+        /// `<dataDirectory>/<container>/<environment>-assets/ab/abcdef…`
+        var assetsDirectory: URL {
+            containerDirectory.appendingPathComponent("\(environment.rawValue)-assets", isDirectory: true)
+        }
+
+        var containerDirectory: URL {
+            dataDirectory.appendingPathComponent(containerIdentifier, isDirectory: true)
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// A LocalCloud container, like `CKContainer`: one app's data, shared by every user of the machine.
+///
+/// ```swift
+/// let container = Container.default()          // iCloud.FoodPin, or LOCALCLOUD_CONTAINER
+/// let db = container.publicCloudDatabase
+/// ```
+public final class Container: Sendable {
+    public let containerIdentifier: String
+    public let configuration: Configuration
+    /// Shared by every user of the container.
+    public let publicCloudDatabase: Database
+    /// The current user's own data; no other user can read it.
+    public let privateCloudDatabase: Database
+    /// Records other users shared with the current user.
+    public let sharedCloudDatabase: Database
+
+    let core: ContainerCore
+
+    /// The container the process environment names (`LOCALCLOUD_CONTAINER`, default `iCloud.FoodPin`).
+    public static func `default`() -> Container {
+        Container(configuration: .fromEnvironment())
+    }
+
+    /// A container by identifier, with the data directory and user from the environment.
+    public convenience init(identifier: String) {
+        self.init(configuration: .fromEnvironment(identifier: identifier))
+    }
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        containerIdentifier = configuration.containerIdentifier
+        let core = ContainerCore(configuration: configuration)
+        self.core = core
+        publicCloudDatabase = Database(scope: .public, core: core)
+        privateCloudDatabase = Database(scope: .private, core: core)
+        sharedCloudDatabase = Database(scope: .shared, core: core)
+    }
+
+    public func database(with scope: Database.Scope) -> Database {
+        switch scope {
+        case .public: publicCloudDatabase
+        case .private: privateCloudDatabase
+        case .shared: sharedCloudDatabase
+        }
+    }
+
+    /// `.available` with a user, `.noAccount` without one.
+    public func accountStatus() async throws -> AccountStatus {
+        configuration.user == nil ? .noAccount : .available
+    }
+
+    /// The current user's record ID, `_<user>`; what `creatorUserRecordID` holds on their records.
+    /// - Throws: `notAuthenticated` with no account.
+    public func userRecordID() async throws -> Record.ID {
+        guard configuration.user != nil else {
+            throw CloudError(.notAuthenticated, "No account: set LOCALCLOUD_USER or configure a user")
+        }
+        return Record.ID(recordName: core.context(.private).userRecordName)
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+extension Query {
+    /// Where the next page of a query starts, like `CKQueryOperation.Cursor`.
+    ///
+    /// Opaque and `Codable`: it holds the validated query and the last row's sort key and
+    /// row ID (keyset pagination), so every matching record comes exactly once, in order,
+    /// even when other writers insert between pages. Serialize it with `JSONEncoder`.
+    public struct Cursor: Sendable, Codable, Equatable {
+        let recordType: String
+        let predicate: PredicateNode
+        let sort: [QuerySortKey]
+        let zoneID: RecordZone.ID
+        let anchor: QueryAnchor
+
+        /// The zone the query runs in.
+        public var zone: RecordZone.ID { zoneID }
+    }
+}
+
+/// One sort key of a query: a system or user field, or a distance from a location.
+struct QuerySortKey: Sendable, Codable, Equatable {
+    var key: String
+    var ascending: Bool
+    var location: Location?
+}
+
+/// A SQL value as read from a sort column, kept in a cursor.
+enum SQLScalar: Sendable, Codable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// The last row of a page: its sort values and its row ID, which breaks ties.
+struct QueryAnchor: Sendable, Codable, Equatable {
+    var values: [SQLScalar]
+    var rowID: Int64
+}
+
+/// A validated query, ready for the store.
+struct QueryRequest: Sendable {
+    var recordType: String
+    var predicate: PredicateNode
+    var sort: [QuerySortKey]
+    var zoneID: RecordZone.ID
+    var anchor: QueryAnchor?
+    /// Rows per page; always positive here.
+    var limit: Int
+    var desiredKeys: [String]?
+
+    init(query: Query, zoneID: RecordZone.ID, limit: Int, desiredKeys: [String]?) throws {
+        recordType = query.recordType
+        predicate = try query.predicate.validatedNode()
+        sort = (query.sortDescriptors ?? []).map { descriptor in
+            QuerySortKey(key: descriptor.key, ascending: descriptor.ascending,
+                         location: (descriptor as? LocationSortDescriptor)?.relativeLocation)
+        }
+        self.zoneID = zoneID
+        anchor = nil
+        self.limit = limit
+        self.desiredKeys = desiredKeys
+    }
+
+    init(cursor: Query.Cursor, limit: Int, desiredKeys: [String]?) {
+        recordType = cursor.recordType
+        predicate = cursor.predicate
+        sort = cursor.sort
+        zoneID = cursor.zoneID
+        anchor = cursor.anchor
+        self.limit = limit
+        self.desiredKeys = desiredKeys
+    }
+
+    init(recordType: String, predicate: PredicateNode, sort: [QuerySortKey], zoneID: RecordZone.ID = .default,
+         limit: Int, desiredKeys: [String]? = nil) {
+        self.recordType = recordType
+        self.predicate = predicate
+        self.sort = sort
+        self.zoneID = zoneID
+        anchor = nil
+        self.limit = limit
+        self.desiredKeys = desiredKeys
+    }
+
+    func cursor(after anchor: QueryAnchor) -> Query.Cursor {
+        Query.Cursor(recordType: recordType, predicate: predicate, sort: sort, zoneID: zoneID, anchor: anchor)
+    }
+}

@@ -1,0 +1,34 @@
+import GRDB
+
+/// What a store call is about to do, for the access check.
+enum AccessRequest {
+    case query(recordType: String)
+    case fetch(recordType: String, creator: String)
+    case create(recordType: String, fields: [String: FieldValue])
+    case update(recordType: String, creator: String, fields: [String: FieldValue])
+    case delete(recordType: String, creator: String)
+    case modifyZone
+}
+
+/// The check that runs inside the store's transaction before every read and write.
+///
+/// The schema and security-role issue plugs its rules in here (schema validation, grants,
+/// `_creator` ownership); it gets the open `db` so it can read its own tables.
+protocol AccessPolicy: Sendable {
+    func check(_ request: AccessRequest, context: StoreContext, db: GRDB.Database) throws
+}
+
+/// The rules that hold without a schema: no account means read-only public data and no private data.
+struct AccountAccessPolicy: AccessPolicy {
+    func check(_ request: AccessRequest, context: StoreContext, db: GRDB.Database) throws {
+        guard context.user == nil else { return }
+        switch (request, context.scope) {
+        case (.query, .public), (.fetch, .public):
+            return
+        case (_, .public):
+            throw CloudError(.notAuthenticated, "No account: sign in (set LOCALCLOUD_USER) to write to the public database")
+        case (_, .private), (_, .shared):
+            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import Foundation
+import GRDB
+
+/// A SQL fragment and the arguments bound to its `?` placeholders.
+struct SQLFragment {
+    var sql: String
+    var arguments: [any DatabaseValueConvertible & Sendable]
+
+    init(_ sql: String, _ arguments: [any DatabaseValueConvertible & Sendable] = []) {
+        self.sql = sql
+        self.arguments = arguments
+    }
+
+    static func + (lhs: SQLFragment, rhs: SQLFragment) -> SQLFragment {
+        SQLFragment(lhs.sql + rhs.sql, lhs.arguments + rhs.arguments)
+    }
+
+    static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
+        SQLFragment(parts.map(\.sql).joined(separator: separator), parts.flatMap(\.arguments))
+    }
+}
+
+/// A query compiled to one SELECT: the zone and type prefix the index covers, the predicate,
+/// the keyset condition after the cursor's anchor, the ORDER BY, and a LIMIT one past the page.
+///
+/// Values are only ever bound; field names (validated identifiers) appear as JSON paths.
+struct SQLQueryPlan {
+    var sql: String
+    var arguments: StatementArguments
+    /// Columns `s0…` after the record columns: the sort values for the next cursor.
+    var sortColumnCount: Int
+
+    static let recordColumns =
+        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag"
+
+    static func compile(_ request: QueryRequest, context: StoreContext) throws -> SQLQueryPlan {
+        try FieldName.validate(request.recordType, what: "Record type")
+        let sortExpressions = try request.sort.map { try sortExpression($0) }
+        let tieAscending = request.sort.last?.ascending ?? true
+
+        var select = SQLFragment("SELECT \(recordColumns), ") + (try fieldsProjection(request.desiredKeys)) + SQLFragment(" AS fields")
+        for (i, expression) in sortExpressions.enumerated() {
+            select = select + SQLFragment(", ") + expression + SQLFragment(" AS s\(i)")
+        }
+        var conditions = [
+            SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
+                        [context.scope.rawValue, context.owner, request.zoneID.zoneName, request.recordType]),
+        ]
+        let predicate = try compile(request.predicate)
+        if predicate.sql != "1" { conditions.append(predicate) }
+        if let anchor = request.anchor {
+            conditions.append(try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending))
+        }
+        var orderTerms = zip(sortExpressions, request.sort).map { expression, key in
+            expression + SQLFragment(key.ascending ? " ASC" : " DESC")
+        }
+        orderTerms.append(SQLFragment(tieAscending ? "r.id ASC" : "r.id DESC"))
+
+        let whole = select
+            + SQLFragment(" FROM records r WHERE ")
+            + SQLFragment.joined(conditions.map { SQLFragment("(") + $0 + SQLFragment(")") }, separator: " AND ")
+            + SQLFragment(" ORDER BY ")
+            + SQLFragment.joined(orderTerms, separator: ", ")
+            + SQLFragment(" LIMIT ?", [request.limit + 1])
+        return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map { $0 as any DatabaseValueConvertible }),
+                            sortColumnCount: sortExpressions.count)
+    }
+
+    /// The fields column, or a JSON object of only the desired keys (read with `->`, so other fields are never decoded).
+    static func fieldsProjection(_ desiredKeys: [String]?) throws -> SQLFragment {
+        guard let keys = desiredKeys else { return SQLFragment("r.fields") }
+        let wanted = keys.filter { !systemKeys.contains($0) }
+        guard !wanted.isEmpty else { return SQLFragment("'{}'") }
+        var parts: [String] = []
+        for key in wanted {
+            try FieldName.validate(key, what: "Desired key")
+            parts.append("'\(key)', r.fields -> '$.\"\(key)\"'")
+        }
+        return SQLFragment("json_object(" + parts.joined(separator: ", ") + ")")
+    }
+
+    static let systemKeys: Set<String> = [
+        "recordName", "recordID", "creationDate", "modificationDate", "creatorUserRecordID",
+        "lastModifiedUserRecordID", "recordChangeTag", "createdTimestamp", "modifiedTimestamp",
+    ]
+
+    // MARK: Sorting and keysets
+
+    /// The system column a sort key names, if any (always non-NULL).
+    static func systemColumn(forSortKey key: String) -> String? {
+        switch key {
+        case "creationDate", "createdTimestamp", "___createTime": "r.created_at"
+        case "modificationDate", "modifiedTimestamp", "___modTime": "r.modified_at"
+        case "recordName", "recordID", "___recordID": "r.record_name"
+        case "creatorUserRecordID", "___createdBy": "r.created_by"
+        default: nil
+        }
+    }
+
+    static func sortExpression(_ key: QuerySortKey) throws -> SQLFragment {
+        if let location = key.location {
+            try FieldName.validate(key.key, what: "Sort key")
+            return distanceExpression(field: key.key, from: location)
+        }
+        if let column = systemColumn(forSortKey: key.key) { return SQLFragment(column) }
+        try FieldName.validate(key.key, what: "Sort key")
+        return SQLFragment("json_extract(r.fields, '\(FieldName.valuePath(key.key))')")
+    }
+
+    static func distanceExpression(field: String, from location: Location) -> SQLFragment {
+        let path = "$.\"\(field)\".v"
+        return SQLFragment(
+            "localcloud_distance_km(json_extract(r.fields, '\(path)[0]'), json_extract(r.fields, '\(path)[1]'), ?, ?)",
+            [location.latitude, location.longitude])
+    }
+
+    /// Rows strictly after the anchor in sort order. When every key is a non-NULL system
+    /// column sorted one way, a row-value comparison lets SQLite seek the index directly.
+    static func keyset(after anchor: QueryAnchor, sort: [QuerySortKey], expressions: [SQLFragment],
+                       tieAscending: Bool) throws -> SQLFragment {
+        guard anchor.values.count == expressions.count else {
+            throw CloudError(.invalidArguments, "The query cursor does not match its query")
+        }
+        let uniform = sort.allSatisfy { $0.ascending == tieAscending && $0.location == nil && systemColumn(forSortKey: $0.key) != nil }
+        if uniform && !anchor.values.contains(.null) {
+            let lhs = SQLFragment.joined(expressions + [SQLFragment("r.id")], separator: ", ")
+            let rhs = SQLFragment(Array(repeating: "?", count: expressions.count + 1).joined(separator: ", "),
+                                  anchor.values.map(\.bindable) + [anchor.rowID])
+            return SQLFragment("(") + lhs + SQLFragment(") \(tieAscending ? ">" : "<") (") + rhs + SQLFragment(")")
+        }
+        // General form: (k1 after v1) OR (k1 = v1 AND k2 after v2) … OR (all equal AND id after anchor).
+        // SQLite sorts NULL first ascending and last descending.
+        var alternatives: [SQLFragment] = []
+        var equalPrefix: [SQLFragment] = []
+        for (i, expression) in expressions.enumerated() {
+            let value = anchor.values[i]
+            let ascending = sort[i].ascending
+            let after: SQLFragment
+            switch (value, ascending) {
+            case (.null, true): after = expression + SQLFragment(" IS NOT NULL")
+            case (.null, false): after = SQLFragment("0")
+            case (_, true): after = expression + SQLFragment(" > ?", [value.bindable])
+            case (_, false): after = SQLFragment("(") + expression + SQLFragment(" < ? OR ", [value.bindable]) + expression + SQLFragment(" IS NULL)")
+            }
+            alternatives.append(SQLFragment.joined(equalPrefix + [after], separator: " AND "))
+            equalPrefix.append(value == .null ? expression + SQLFragment(" IS NULL") : expression + SQLFragment(" = ?", [value.bindable]))
+        }
+        let tie = SQLFragment(tieAscending ? "r.id > ?" : "r.id < ?", [anchor.rowID])
+        alternatives.append(SQLFragment.joined(equalPrefix + [tie], separator: " AND "))
+        return SQLFragment.joined(alternatives.map { SQLFragment("(") + $0 + SQLFragment(")") }, separator: " OR ")
+    }
+
+    // MARK: Predicates
+
+    static func compile(_ node: PredicateNode) throws -> SQLFragment {
+        switch node {
+        case .truePredicate:
+            return SQLFragment("1")
+        case .falsePredicate:
+            return SQLFragment("0")
+        case .and(let nodes):
+            guard !nodes.isEmpty else { return SQLFragment("1") }
+            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0)) + SQLFragment(")") }, separator: " AND ")
+        case .not(let inner):
+            return SQLFragment("NOT (") + (try compile(inner)) + SQLFragment(")")
+        case let .comparison(key, op, value):
+            let sqlOperator = switch op {
+            case .equal: "="
+            case .notEqual: "!="
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            case .greaterOrEqual: ">="
+            }
+            return (try keyExpression(key)) + SQLFragment(" \(sqlOperator) ?", [try bindable(value, for: key)])
+        case let .between(key, lower, upper):
+            return (try keyExpression(key)) + SQLFragment(" BETWEEN ? AND ?", [try bindable(lower, for: key), try bindable(upper, for: key)])
+        case let .beginsWith(key, prefix):
+            let expression = try keyExpression(key)
+            guard !prefix.isEmpty else { return expression + SQLFragment(" IS NOT NULL") }
+            // The range test lets an index on the key be used; substr makes it exact.
+            return expression + SQLFragment(" >= ? AND substr(", [prefix]) + expression
+                + SQLFragment(", 1, ?) = ?", [prefix.unicodeScalars.count, prefix])
+        case let .in(key, values):
+            guard !values.isEmpty else { return SQLFragment("0") }
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            return (try keyExpression(key)) + SQLFragment(" IN (\(placeholders))", try values.map { try bindable($0, for: key) })
+        case let .listContains(key, value):
+            guard case .field(let name) = key else {
+                throw CloudError(.invalidArguments, "CONTAINS needs a list field, not a system field")
+            }
+            try FieldName.validate(name)
+            return SQLFragment("EXISTS (SELECT 1 FROM json_each(r.fields, '\(FieldName.valuePath(name))') WHERE json_each.value = ?)",
+                               [try bindable(value, for: key)])
+        case .textSearch(let text):
+            guard let match = ftsQuery(text) else { return SQLFragment("0") }
+            return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
+        case let .distance(key, location, op, kilometres):
+            guard case .field(let name) = key else {
+                throw CloudError(.invalidArguments, "distanceToLocation needs a location field")
+            }
+            try FieldName.validate(name)
+            let sqlOperator = switch op {
+            case .less: "<"
+            case .lessOrEqual: "<="
+            case .greater: ">"
+            case .greaterOrEqual: ">="
+            case .equal, .notEqual:
+                throw CloudError(.invalidArguments, "distanceToLocation supports only <, <=, > and >=")
+            }
+            return distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
+        }
+    }
+
+    static func keyExpression(_ key: PredicateKey) throws -> SQLFragment {
+        switch key {
+        case .creationDate: SQLFragment("r.created_at")
+        case .modificationDate: SQLFragment("r.modified_at")
+        case .recordName: SQLFragment("r.record_name")
+        case .creatorUserRecordID: SQLFragment("r.created_by")
+        case .lastModifiedUserRecordID: SQLFragment("r.modified_by")
+        case .field(let name):
+            try { try FieldName.validate(name); return SQLFragment("json_extract(r.fields, '\(FieldName.valuePath(name))')") }()
+        }
+    }
+
+    /// The SQL value a field value compares as: the same scalar the fields JSON stores under `v`.
+    static func bindable(_ value: FieldValue, for key: PredicateKey) throws -> any DatabaseValueConvertible & Sendable {
+        switch value {
+        case .string(let s): return s
+        case .int64(let i): return i
+        case .double(let d): return d
+        case .bool(let b): return b ? 1 : 0
+        case .date(let d): return d.timeIntervalSince1970
+        case .bytes(let d): return d.base64EncodedString()
+        case .reference(let r): return r.recordID.recordName
+        case .asset(let a):
+            guard let digest = a.contentDigest else {
+                throw CloudError(.invalidArguments, "Assets cannot be compared in a predicate")
+            }
+            return digest
+        case .location:
+            throw CloudError(.invalidArguments, "Locations can only be compared with distanceToLocation:fromLocation:")
+        case .list:
+            throw CloudError(.invalidArguments, "A list can only be the right-hand side of IN")
+        }
+    }
+
+    /// `self CONTAINS 'text'` as an FTS5 query: every token, each quoted, all required.
+    static func ftsQuery(_ text: String) -> String? {
+        let tokens = text.split { !($0.isLetter || $0.isNumber) }
+        guard !tokens.isEmpty else { return nil }
+        return tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
+    }
+}
+
+extension SQLScalar {
+    init(_ value: DatabaseValue) {
+        switch value.storage {
+        case .null: self = .null
+        case .int64(let i): self = .integer(i)
+        case .double(let d): self = .real(d)
+        case .string(let s): self = .text(s)
+        case .blob(let b): self = .text(b.base64EncodedString())
+        }
+    }
+
+    var bindable: any DatabaseValueConvertible & Sendable {
+        switch self {
+        case .null: DatabaseValue.null
+        case .integer(let i): i
+        case .real(let d): d
+        case .text(let s): s
+        }
+    }
+}

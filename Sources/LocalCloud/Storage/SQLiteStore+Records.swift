@@ -1,0 +1,330 @@
+import Foundation
+import GRDB
+
+extension SQLiteStore {
+    /// A record's fields may hold at most this many bytes, not counting asset files.
+    static let maximumRecordSize = 1_000_000
+
+    // MARK: Fetch
+
+    func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+        let projection = try SQLQueryPlan.fieldsProjection(desiredKeys)
+        let sql = "SELECT \(SQLQueryPlan.recordColumns), \(projection.sql) AS fields FROM records r "
+            + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
+        return try read { db in
+            var results: [Record.ID: Result<Record, CloudError>] = [:]
+            let statement = try db.cachedStatement(sql: sql)
+            for id in ids {
+                guard let row = try Row.fetchOne(statement, arguments: [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName])
+                else {
+                    results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
+                    continue
+                }
+                let record = makeRecord(row)
+                do {
+                    try accessPolicy.check(.fetch(recordType: record.recordType, creator: row[6]), context: context, db: db)
+                    results[id] = .success(record)
+                } catch let error as CloudError {
+                    results[id] = .failure(error)
+                }
+            }
+            return results
+        }
+    }
+
+    // MARK: Modify
+
+    /// What one save will write, prepared before the transaction (assets already copied in).
+    private struct PendingSave {
+        var record: Record
+        var state: Record.State
+        /// The keys sent to the server: all of them for `.allKeys`, else the changed ones.
+        var sentKeys: [String]
+        var fields: [String: FieldValue]
+    }
+
+    func modifyRecords(
+        saving: [Record], deleting: [Record.ID],
+        policy: ModifyRecordsOperation.RecordSavePolicy, atomically: Bool, context: StoreContext
+    ) throws -> ModifyOutcome {
+        let assets = AssetStore(root: assetsDirectory, sizeLimit: context.assetSizeLimit)
+        var prepared: [Result<PendingSave, CloudError>] = []
+        for record in saving {
+            do {
+                prepared.append(.success(try prepare(record, policy: policy, assets: assets)))
+            } catch let error as CloudError {
+                var error = error
+                error.recordID = record.recordID
+                prepared.append(.failure(error))
+            }
+        }
+        return try write { db in
+            var outcome = ModifyOutcome()
+            var failed = false
+            for (record, pending) in zip(saving, prepared) {
+                switch pending {
+                case .failure(let error):
+                    failed = true
+                    outcome.saved.append((record.recordID, .failure(error)))
+                case .success(let pending):
+                    do {
+                        outcome.saved.append((record.recordID, .success(try save(pending, policy: policy, context: context, db: db))))
+                    } catch let error as CloudError {
+                        failed = true
+                        var error = error
+                        error.recordID = error.recordID ?? record.recordID
+                        outcome.saved.append((record.recordID, .failure(error)))
+                    }
+                }
+            }
+            for id in deleting {
+                do {
+                    try delete(id, context: context, db: db)
+                    outcome.deleted.append((id, .success(())))
+                } catch let error as CloudError {
+                    failed = true
+                    var error = error
+                    error.recordID = id
+                    outcome.deleted.append((id, .failure(error)))
+                }
+            }
+            if atomically && failed {
+                outcome = Self.failBatch(outcome)
+                return (outcome, commit: false)
+            }
+            return (outcome, commit: true)
+        }
+    }
+
+    /// In an atomic batch that failed, the items that would have succeeded fail with `batchRequestFailed`.
+    private static func failBatch(_ outcome: ModifyOutcome) -> ModifyOutcome {
+        let batchError = { (id: Record.ID) in
+            CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: id)
+        }
+        var result = ModifyOutcome()
+        result.saved = outcome.saved.map { id, r in
+            if case .failure = r { return (id, r) }
+            return (id, .failure(batchError(id)))
+        }
+        result.deleted = outcome.deleted.map { id, r in
+            if case .failure = r { return (id, r) }
+            return (id, .failure(batchError(id)))
+        }
+        return result
+    }
+
+    private func prepare(_ record: Record, policy: ModifyRecordsOperation.RecordSavePolicy, assets: AssetStore) throws -> PendingSave {
+        try FieldName.validate(record.recordType, what: "Record type")
+        guard !record.recordID.recordName.isEmpty, record.recordID.recordName.utf8.count <= 255 else {
+            throw CloudError(.invalidArguments, "Record name must be 1 to 255 bytes")
+        }
+        let state = record.snapshot
+        if let bad = state.invalidKeys.first {
+            throw CloudError(.invalidArguments, "Field '\(bad)' holds a value LocalCloud cannot store")
+        }
+        let sentKeys = policy == .allKeys || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
+        var fields = state.fields
+        for key in Set(sentKeys) {
+            try FieldName.validate(key)
+            guard let value = fields[key] else { continue }
+            fields[key] = try importAssets(in: value, assets: assets)
+        }
+        try checkSize(fields)
+        return PendingSave(record: record, state: state, sentKeys: Array(Set(sentKeys)), fields: fields)
+    }
+
+    private func importAssets(in value: FieldValue, assets: AssetStore) throws -> FieldValue {
+        switch value {
+        case .asset(let asset) where asset.contentDigest == nil:
+            guard let url = asset.fileURL else {
+                throw CloudError(.assetFileNotFound, "Asset has no file")
+            }
+            let (digest, size) = try assets.importFile(url)
+            return .asset(Asset(fileURL: assets.url(forDigest: digest), contentDigest: digest, size: size))
+        case .list(let items):
+            return .list(try items.map { try importAssets(in: $0, assets: assets) })
+        default:
+            return value
+        }
+    }
+
+    private func checkSize(_ fields: [String: FieldValue]) throws {
+        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
+        if size > Self.maximumRecordSize {
+            throw CloudError(.limitExceeded, "Record is \(size) bytes; a record's fields are limited to 1 MB (assets excluded)")
+        }
+    }
+
+    private struct ExistingRow {
+        var id: Int64
+        var recordType: String
+        var createdAt: Double
+        var createdBy: String
+        var changeTag: String
+        var fields: String
+    }
+
+    private func existingRow(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws -> ExistingRow? {
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, record_type, created_at, created_by, change_tag, fields FROM records
+            WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
+            """)
+        guard let row = try Row.fetchOne(statement, arguments: [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName])
+        else { return nil }
+        return ExistingRow(id: row[0], recordType: row[1], createdAt: row[2], createdBy: row[3], changeTag: row[4], fields: row[5])
+    }
+
+    private func save(_ pending: PendingSave, policy: ModifyRecordsOperation.RecordSavePolicy,
+                      context: StoreContext, db: GRDB.Database) throws -> Record {
+        let record = pending.record
+        let id = record.recordID
+        try requireZone(id.zoneID, context: context, db: db)
+        let now = Date().timeIntervalSince1970
+        let changeTag = Self.newChangeTag()
+        var fields: [String: FieldValue]
+        let rowID: Int64
+        let createdAt: Double
+        let createdBy: String
+        var isNew = false
+
+        if let existing = try existingRow(id, context: context, db: db) {
+            guard existing.recordType == record.recordType else {
+                throw CloudError(.invalidArguments, "Record \(id.recordName) exists with type \(existing.recordType), not \(record.recordType)")
+            }
+            let serverFields = FieldsJSON.decode(existing.fields, assetURL: assetURL(forDigest:))
+            if policy == .ifServerRecordUnchanged && pending.state.recordChangeTag != existing.changeTag {
+                let server = try fetchRow(existing.id, db: db)
+                throw CloudError(.serverRecordChanged,
+                                 "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
+                                 recordID: id, serverRecord: server, clientRecord: record)
+            }
+            switch policy {
+            case .allKeys:
+                fields = pending.fields
+            case .ifServerRecordUnchanged, .changedKeys:
+                fields = serverFields
+                for key in pending.sentKeys { fields[key] = pending.fields[key] }
+            }
+            try checkSize(fields)
+            try accessPolicy.check(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields), context: context, db: db)
+            try db.cachedStatement(sql: "UPDATE records SET modified_at = ?, modified_by = ?, change_tag = ?, fields = ? WHERE id = ?")
+                .execute(arguments: [now, context.userRecordName, changeTag, FieldsJSON.encode(fields), existing.id])
+            rowID = existing.id
+            createdAt = existing.createdAt
+            createdBy = existing.createdBy
+            try db.cachedStatement(sql: "DELETE FROM records_fts WHERE rowid = ?").execute(arguments: [rowID])
+            try db.cachedStatement(sql: "DELETE FROM record_assets WHERE record_id = ?").execute(arguments: [rowID])
+            try db.cachedStatement(sql: "DELETE FROM record_references WHERE record_id = ?").execute(arguments: [rowID])
+        } else {
+            if pending.state.recordChangeTag != nil && policy == .ifServerRecordUnchanged {
+                throw CloudError(.unknownItem, "Record \(id.recordName) no longer exists on the server", recordID: id)
+            }
+            fields = pending.fields
+            isNew = true
+            try accessPolicy.check(.create(recordType: record.recordType, fields: fields), context: context, db: db)
+            createdAt = now
+            createdBy = context.userRecordName
+            try db.cachedStatement(sql: """
+                INSERT INTO records (scope, owner, zone, record_name, record_type, created_at, modified_at,
+                                     created_by, modified_by, change_tag, fields)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName, record.recordType,
+                    now, now, createdBy, createdBy, changeTag, FieldsJSON.encode(fields),
+                ])
+            rowID = db.lastInsertedRowID
+        }
+        try writeSideTables(rowID: rowID, fields: fields, context: context, db: db)
+        try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
+                      kind: isNew ? "created" : "updated", at: now, db: db)
+
+        var state = Record.State()
+        state.fields = fields
+        state.creationDate = Date(timeIntervalSince1970: createdAt)
+        state.modificationDate = Date(timeIntervalSince1970: now)
+        state.creatorUserRecordID = Record.ID(recordName: createdBy)
+        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
+        state.recordChangeTag = changeTag
+        return Record(recordType: record.recordType, recordID: Record.ID(recordName: id.recordName, zoneID: id.zoneID), state: state)
+    }
+
+    /// The full-text row, the asset usage rows and the reference rows of a saved record.
+    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], context: StoreContext, db: GRDB.Database) throws {
+        var text: [String] = []
+        var digests: Set<String> = []
+        var references: [Record.Reference] = []
+        func collect(_ value: FieldValue) {
+            switch value {
+            case .string(let s): text.append(s)
+            case .asset(let a): if let d = a.contentDigest { digests.insert(d) }
+            case .reference(let r): references.append(r)
+            case .list(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        fields.values.forEach(collect)
+        if !text.isEmpty {
+            try db.cachedStatement(sql: "INSERT INTO records_fts (rowid, body) VALUES (?, ?)")
+                .execute(arguments: [rowID, text.joined(separator: "\n")])
+        }
+        for digest in digests {
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO record_assets (record_id, digest) VALUES (?, ?)")
+                .execute(arguments: [rowID, digest])
+        }
+        for reference in references {
+            try db.cachedStatement(sql: """
+                INSERT INTO record_references (record_id, scope, owner, target_zone, target_name, action) VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [rowID, context.scope.rawValue, context.owner, reference.recordID.zoneID.zoneName,
+                                         reference.recordID.recordName, reference.action.rawValue])
+        }
+    }
+
+    func logChange(context: StoreContext, zone: String, name: String, type: String, kind: String, at: Double, db: GRDB.Database) throws {
+        try db.cachedStatement(sql: """
+            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at])
+    }
+
+    private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {
+        let row = try Row.fetchOne(db, sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields AS fields FROM records r WHERE r.id = ?",
+                                   arguments: [rowID])
+        return row.map(makeRecord)
+    }
+
+    func requireZone(_ zoneID: RecordZone.ID, context: StoreContext, db: GRDB.Database) throws {
+        guard zoneID.zoneName != RecordZone.ID.defaultZoneName else { return }
+        let exists = try Bool.fetchOne(db, sql: "SELECT 1 FROM zones WHERE scope = ? AND owner = ? AND zone_name = ?",
+                                       arguments: [context.scope.rawValue, context.owner, zoneID.zoneName]) ?? false
+        guard exists else {
+            throw CloudError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(context.scope) database")
+        }
+    }
+
+    // MARK: Delete
+
+    private func delete(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws {
+        guard let existing = try existingRow(id, context: context, db: db) else {
+            throw CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id)
+        }
+        try accessPolicy.check(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)
+        try deleteRow(existing.id, zone: id.zoneID.zoneName, name: id.recordName, type: existing.recordType, context: context, db: db)
+    }
+
+    /// Deletes a row and, following `.deleteSelf` references, every record that points at it.
+    func deleteRow(_ rowID: Int64, zone: String, name: String, type: String, context: StoreContext, db: GRDB.Database) throws {
+        try db.cachedStatement(sql: "DELETE FROM records WHERE id = ?").execute(arguments: [rowID])
+        try db.cachedStatement(sql: "DELETE FROM records_fts WHERE rowid = ?").execute(arguments: [rowID])
+        try logChange(context: context, zone: zone, name: name, type: type, kind: "deleted", at: Date().timeIntervalSince1970, db: db)
+        let referrers = try Row.fetchAll(db, sql: """
+            SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM record_references ref
+            JOIN records r ON r.id = ref.record_id
+            WHERE ref.scope = ? AND ref.owner = ? AND ref.target_zone = ? AND ref.target_name = ? AND ref.action = 1
+            """, arguments: [context.scope.rawValue, context.owner, zone, name])
+        for row in referrers {
+            let referrerID: Int64 = row[0]
+            // A reference cycle may already have removed it.
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM records WHERE id = ?", arguments: [referrerID]) ?? false else { continue }
+            try deleteRow(referrerID, zone: row[1], name: row[2], type: row[3], context: context, db: db)
+        }
+    }
+}

@@ -1,0 +1,229 @@
+import Foundation
+import GRDB
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The SQLite backend: one WAL database file per container and environment, assets beside it.
+///
+/// Every write is one `BEGIN IMMEDIATE` transaction, and connections wait on a busy
+/// timeout, so several processes can write one file at once without busy errors reaching
+/// callers. Stores opened on the same file in one process share one `DatabasePool`.
+final class SQLiteStore: RecordStore {
+    let fileURL: URL
+    let assetsDirectory: URL
+    let pool: DatabasePool
+    let accessPolicy: any AccessPolicy
+
+    /// How long a connection waits for another process's lock before giving up.
+    static let busyTimeout: TimeInterval = 30
+
+    private init(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy) throws {
+        self.fileURL = fileURL
+        self.assetsDirectory = assetsDirectory
+        self.accessPolicy = accessPolicy
+        try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: assetsDirectory, withIntermediateDirectories: true)
+        var config = Configuration()
+        config.busyMode = .timeout(Self.busyTimeout)
+        config.label = "LocalCloud"
+        config.prepareDatabase { db in
+            // WAL with NORMAL sync: a commit survives a process crash; only an OS crash may lose the last ones.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            db.add(function: Self.distanceFunction)
+        }
+        pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
+        try Self.withFileLock(fileURL.appendingPathExtension("migrate-lock")) {
+            try Self.retryingBusy { try Self.migrator.migrate(pool) }
+        }
+    }
+
+    /// Holds an exclusive `flock` on `url` while `body` runs. Migrations take it: GRDB checks
+    /// which migrations are applied before its transaction, so two processes opening a new file
+    /// at once would both try to create the tables.
+    static func withFileLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
+        let fd = Glibc.open(url.path, O_RDWR | O_CREAT, 0o644)
+        guard fd >= 0 else { throw CloudError(.badDatabase, "Cannot open lock file \(url.path)") }
+        defer { Glibc.close(fd) }
+        while flock(fd, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw CloudError(.badDatabase, "Cannot lock \(url.path)") }
+        }
+        defer { flock(fd, LOCK_UN) }
+        return try body()
+    }
+
+    // MARK: Shared pools
+
+    private final class WeakStore: @unchecked Sendable {
+        weak var store: SQLiteStore?
+        init(_ store: SQLiteStore) { self.store = store }
+    }
+
+    private static let openStores = Mutex<[String: WeakStore]>([:])
+
+    /// The store for a file, shared by every container in this process that opens it.
+    static func open(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy = AccountAccessPolicy()) throws -> SQLiteStore {
+        let key = fileURL.standardizedFileURL.path
+        return try openStores.withLock { stores in
+            if let existing = stores[key]?.store { return existing }
+            do {
+                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy)
+                stores[key] = WeakStore(store)
+                return store
+            } catch let error as CloudError {
+                throw error
+            } catch {
+                throw CloudError(.badDatabase, "Cannot open the LocalCloud database at \(fileURL.path): \(error)", cause: error)
+            }
+        }
+    }
+
+    // MARK: Schema
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1: records, zones, assets, references, change log, full text") { db in
+            try db.execute(sql: """
+                CREATE TABLE records (
+                    id INTEGER PRIMARY KEY,
+                    scope INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    zone TEXT NOT NULL,
+                    record_name TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    modified_at REAL NOT NULL,
+                    created_by TEXT NOT NULL,
+                    modified_by TEXT NOT NULL,
+                    change_tag TEXT NOT NULL,
+                    fields TEXT NOT NULL,
+                    UNIQUE (scope, owner, zone, record_name)
+                );
+                -- The Discover query: one type in one zone, newest first, paged by keyset.
+                CREATE INDEX records_by_type_created ON records (scope, owner, zone, record_type, created_at DESC, id DESC);
+                CREATE TABLE zones (
+                    scope INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    zone_name TEXT NOT NULL,
+                    created_at REAL NOT NULL,
+                    PRIMARY KEY (scope, owner, zone_name)
+                ) WITHOUT ROWID;
+                -- Which records use which asset files; files no row names are orphans for GC.
+                CREATE TABLE record_assets (
+                    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+                    digest TEXT NOT NULL,
+                    PRIMARY KEY (record_id, digest)
+                ) WITHOUT ROWID;
+                CREATE INDEX record_assets_by_digest ON record_assets (digest);
+                CREATE TABLE record_references (
+                    record_id INTEGER NOT NULL REFERENCES records(id) ON DELETE CASCADE,
+                    scope INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    target_zone TEXT NOT NULL,
+                    target_name TEXT NOT NULL,
+                    action INTEGER NOT NULL
+                );
+                CREATE INDEX record_references_by_target ON record_references (scope, owner, target_zone, target_name);
+                CREATE INDEX record_references_by_record ON record_references (record_id);
+                -- Every change, written in the same transaction: change tokens and notifications read it.
+                CREATE TABLE change_log (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+                    scope INTEGER NOT NULL,
+                    owner TEXT NOT NULL,
+                    zone TEXT NOT NULL,
+                    record_name TEXT NOT NULL,
+                    record_type TEXT NOT NULL,
+                    kind TEXT NOT NULL,
+                    at REAL NOT NULL
+                );
+                CREATE VIRTUAL TABLE records_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
+                """)
+        }
+        return migrator
+    }
+
+    /// `localcloud_distance_km(lat1, lon1, lat2, lon2)`: haversine distance, NULL when a point is missing.
+    static let distanceFunction = DatabaseFunction("localcloud_distance_km", argumentCount: 4, pure: true) { values in
+        guard let lat1 = Double.fromDatabaseValue(values[0]), let lon1 = Double.fromDatabaseValue(values[1]),
+              let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])
+        else { return nil }
+        return Location(latitude: lat1, longitude: lon1).distance(from: Location(latitude: lat2, longitude: lon2)) / 1000
+    }
+
+    // MARK: Transactions
+
+    /// Runs `body` in one IMMEDIATE transaction; it returns whether to commit.
+    func write<T>(_ body: (GRDB.Database) throws -> (T, commit: Bool)) throws -> T {
+        try Self.retryingBusy {
+            try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    let (value, commit) = try body(db)
+                    result = value
+                    return commit ? .commit : .rollback
+                }
+                guard let result else { throw CloudError(.internalError, "Transaction produced no result") }
+                return result
+            }
+        }
+    }
+
+    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
+        try Self.retryingBusy { try pool.read(body) }
+    }
+
+    /// Retries the rare busy/locked results a busy timeout does not cover (WAL recovery,
+    /// schema changes by another process), and turns SQLite errors into `CloudError`.
+    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError
+                        where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 50 {
+                attempt += 1
+                Thread.sleep(forTimeInterval: 0.01 * Double(min(attempt, 10)))
+            } catch let error as CloudError {
+                throw error
+            } catch let error as DatabaseError {
+                throw CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
+            }
+        }
+    }
+
+    // MARK: Rows
+
+    static let newChangeTag: @Sendable () -> String = {
+        String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    }
+
+    func assetStore(_ context: StoreContext, limit: Int64) -> AssetStore {
+        AssetStore(root: assetsDirectory, sizeLimit: limit)
+    }
+
+    func assetURL(forDigest digest: String) -> URL? {
+        digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
+    }
+
+    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` then the fields JSON (column 9).
+    func makeRecord(_ row: Row) -> Record {
+        let name: String = row[1]
+        let type: String = row[2]
+        let zone: String = row[3]
+        let createdAt: Double = row[4]
+        let modifiedAt: Double = row[5]
+        let createdBy: String = row[6]
+        let modifiedBy: String = row[7]
+        let changeTag: String = row[8]
+        let fieldsJSON: String = row[9] ?? "{}"
+        var state = Record.State()
+        state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
+        state.creationDate = Date(timeIntervalSince1970: createdAt)
+        state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
+        state.creatorUserRecordID = Record.ID(recordName: createdBy)
+        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy)
+        state.recordChangeTag = changeTag
+        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)), state: state)
+    }
+}

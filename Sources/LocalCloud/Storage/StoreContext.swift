@@ -1,0 +1,19 @@
+/// Who is asking and which database: the part of every store call that decides visibility.
+struct StoreContext: Sendable, Hashable {
+    var scope: Database.Scope
+    /// The signed-in user, `nil` when there is no account.
+    var user: String?
+    /// The largest asset file a save may copy in.
+    var assetSizeLimit: Int64 = 50 * 1024 * 1024
+
+    /// The `owner` column: empty for the public database, the user for private and shared.
+    var owner: String {
+        switch scope {
+        case .public: ""
+        case .private, .shared: user ?? ""
+        }
+    }
+
+    /// The user record name written as creator and modifier: `_<user>`.
+    var userRecordName: String { "_" + (user ?? "") }
+}

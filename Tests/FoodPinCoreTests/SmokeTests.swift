@@ -1,4 +1,0 @@
-import Testing
-@testable import FoodPinCore
-
-@Test func packageBuilds() { #expect(Bool(true)) }

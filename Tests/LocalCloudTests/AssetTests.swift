@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import Testing
+@testable import LocalCloud
+
+@Suite struct AssetTests {
+    @Test func savedAssetIsCopiedSoTheCallerMayDeleteItsFile() async throws {
+        let cloud = TestCloud()
+        let db = cloud.container().publicCloudDatabase
+        let bytes = Data((0..<10_000).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let source = try cloud.file(named: "photo.jpg", bytes: bytes)
+        let record = restaurant("with image")
+        record["image"] = Asset(fileURL: source)
+        let saved = try await db.save(record)
+        try FileManager.default.removeItem(at: source)
+
+        let savedURL = try #require((saved["image"] as? Asset)?.fileURL)
+        #expect(try Data(contentsOf: savedURL) == bytes)
+        let fetched = try await db.record(for: record.recordID)
+        let url = try #require((fetched["image"] as? Asset)?.fileURL)
+        #expect(try Data(contentsOf: url) == bytes)
+        #expect(url.path.hasPrefix(cloud.directory.path))
+        // Content-addressed: the file is named by its SHA-256.
+        var hasher = SHA256()
+        hasher.update(bytes)
+        #expect(url.lastPathComponent == hasher.finalize())
+    }
+
+    @Test func sha256MatchesKnownVectors() {
+        var empty = SHA256()
+        #expect(empty.finalize() == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        var abc = SHA256()
+        abc.update(Array("abc".utf8))
+        #expect(abc.finalize() == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        var long = SHA256()
+        long.update(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8))
+        #expect(long.finalize() == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    }
+
+    @Test func missingSourceFileIsAssetFileNotFound() async throws {
+        let cloud = TestCloud()
+        let db = cloud.container().publicCloudDatabase
+        let record = restaurant("no file")
+        record["image"] = Asset(fileURL: cloud.directory.appendingPathComponent("does-not-exist.jpg"))
+        await #expect { try await db.save(record) } throws: {
+            ($0 as? CloudError)?.code == .assetFileNotFound && ($0 as? CloudError)?.code.rawValue == 16
+        }
+    }
+
+    @Test func assetsOverTheSizeCapAreLimitExceeded() async throws {
+        let cloud = TestCloud()
+        let db = cloud.container(assetSizeLimit: 1_000).publicCloudDatabase
+        let record = restaurant("huge")
+        record["image"] = Asset(fileURL: try cloud.file(named: "big.bin", bytes: Data(count: 1_001)))
+        await #expect { try await db.save(record) } throws: { ($0 as? CloudError)?.code == .limitExceeded }
+        record["image"] = Asset(fileURL: try cloud.file(named: "ok.bin", bytes: Data(count: 1_000)))
+        _ = try await db.save(record)
+    }
+
+    @Test func desiredKeysLeaveAssetsOutUnlessAsked() async throws {
+        let cloud = TestCloud()
+        let db = cloud.container().publicCloudDatabase
+        let record = restaurant("lazy")
+        record["image"] = Asset(fileURL: try cloud.file(named: "img.bin", bytes: Data("pixels".utf8)))
+        _ = try await db.save(record)
+
+        let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        let listed = try #require(try await db.records(matching: query, desiredKeys: ["name", "type"]).matchResults.first?.1.get())
+        #expect(listed.allKeys() == ["name", "type"])
+        #expect(listed["image"] == nil)
+
+        let operation = FetchRecordsOperation(recordIDs: [record.recordID])
+        operation.desiredKeys = ["image"]
+        let images = Collected<Record>()
+        operation.perRecordResultBlock = { _, result in if let record = try? result.get() { images.append(record) } }
+        db.add(operation)
+        #expect(await poll { images.count == 1 })
+        let imageOnly = try #require(images.values.first)
+        #expect(imageOnly.allKeys() == ["image"])
+        let url = try #require((imageOnly["image"] as? Asset)?.fileURL)
+        #expect(try Data(contentsOf: url) == Data("pixels".utf8))
+
+        let none = try #require(try await db.records(for: [record.recordID], desiredKeys: [])[record.recordID]?.get())
+        #expect(none.allKeys().isEmpty)
+        #expect(none.creationDate != nil)
+    }
+
+    @Test func listsOfAssetsAreStoredAndTracked() async throws {
+        let cloud = TestCloud()
+        let container = cloud.container()
+        let db = container.publicCloudDatabase
+        let record = restaurant("gallery")
+        record["photos"] = [Asset(fileURL: try cloud.file(named: "a", bytes: Data("a".utf8))),
+                            Asset(fileURL: try cloud.file(named: "b", bytes: Data("b".utf8)))]
+        _ = try await db.save(record)
+        let fetched = try await db.record(for: record.recordID)
+        let photos = try #require(fetched["photos"] as? [Asset])
+        #expect(try photos.map { try Data(contentsOf: try #require($0.fileURL)) } == [Data("a".utf8), Data("b".utf8)])
+        let tracked = try container.core.store().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_assets") }
+        #expect(tracked == 2)
+    }
+}

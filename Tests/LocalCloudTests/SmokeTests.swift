@@ -1,4 +1,0 @@
-import Testing
-@testable import LocalCloud
-
-@Test func packageBuilds() { #expect(Bool(true)) }
