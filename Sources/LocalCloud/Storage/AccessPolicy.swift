@@ -2,7 +2,8 @@ import GRDB
 
 /// What a store call is about to do, for the access check.
 enum AccessRequest {
-    case query(recordType: String)
+    /// The schema issue checks the query's indexes, so it sees the predicate and sort keys.
+    case query(recordType: String, predicate: PredicateNode = .truePredicate, sort: [QuerySortKey] = [])
     case fetch(recordType: String, creator: String)
     case create(recordType: String, fields: [String: FieldValue])
     case update(recordType: String, creator: String, fields: [String: FieldValue])

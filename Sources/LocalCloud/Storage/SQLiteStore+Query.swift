@@ -5,7 +5,8 @@ extension SQLiteStore {
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
         let plan = try SQLQueryPlan.compile(request, context: context)
         return try read { db in
-            try accessPolicy.check(.query(recordType: request.recordType), context: context, db: db)
+            try accessPolicy.check(.query(recordType: request.recordType, predicate: request.predicate, sort: request.sort),
+                                   context: context, db: db)
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                 try requireZone(request.zoneID, context: context, db: db)
             }

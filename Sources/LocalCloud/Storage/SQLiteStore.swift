@@ -140,6 +140,7 @@ final class SQLiteStore: RecordStore {
                 CREATE VIRTUAL TABLE records_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
                 """)
         }
+        SchemaStorage.registerMigrations(&migrator)
         return migrator
     }
 
