@@ -11,6 +11,10 @@ extension SQLiteStore {
         let projection = try SQLQueryPlan.fieldsProjection(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns), \(projection.sql) AS fields FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
+        if context.scope != .public && context.user == nil {
+            // No account has no private or shared database, even to find nothing in.
+            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+        }
         return try read { db in
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
