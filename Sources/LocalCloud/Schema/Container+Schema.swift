@@ -172,3 +172,27 @@ extension Schema {
         return result
     }
 }
+
+extension Container {
+    /// Every record of the given types in one zone of a database, read directly (no query
+    /// indexes needed), oldest first: what `localcloud records export` writes out.
+    ///
+    /// The private database gives the current user's records only.
+    package func allRecords(in scope: Database.Scope, zone: RecordZone.ID = .default, types: [String]? = nil) throws -> [Record] {
+        let store = try core.store()
+        let context = core.context(scope)
+        if scope != .public && context.user == nil {
+            throw CloudError(.notAuthenticated, "No account: the \(scope) database needs a signed-in user")
+        }
+        return try store.read { db in
+            var sql = "SELECT \(SQLQueryPlan.recordColumns), r.fields AS fields FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ?"
+            var arguments: [any DatabaseValueConvertible] = [scope.rawValue, context.owner, zone.zoneName]
+            if let types {
+                sql += " AND r.record_type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"
+                arguments += types as [any DatabaseValueConvertible]
+            }
+            sql += " ORDER BY r.created_at, r.id"
+            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map(store.makeRecord)
+        }
+    }
+}
