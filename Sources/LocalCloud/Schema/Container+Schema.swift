@@ -20,6 +20,7 @@ extension Container {
     package func updateSchema(_ change: (inout Schema) throws -> Void) throws -> Schema {
         let store = try core.store()
         let environment = configuration.environment
+        let checksIndexes = configuration.checksIndexes
         return try store.write { db in
             let current = try SchemaStorage.load(db).schema
             var next = current
@@ -28,7 +29,7 @@ extension Container {
                 throw CloudError(.invalidArguments, "The production schema changes only by deploying from development (localcloud deploy)")
             }
             guard next != current else { return (current, commit: false) }
-            try SchemaStorage.save(next, db)
+            try SchemaStorage.save(next, db, rebuildingSearch: checksIndexes)
             return (next, commit: true)
         }
     }

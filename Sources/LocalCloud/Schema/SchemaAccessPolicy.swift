@@ -53,6 +53,13 @@ final class SchemaAccessPolicy: AccessPolicy {
         }
     }
 
+    /// With index checks on, only SEARCHABLE fields go into the full-text index, as in CloudKit.
+    func searchableFields(recordType: String, db: GRDB.Database) throws -> Set<String>? {
+        guard checksIndexes else { return nil }
+        let type = try current(db).recordTypes[recordType]
+        return Set(type?.fields.filter(\.isSearchable).map(\.name) ?? [])
+    }
+
     /// The stored schema, decoded again only when another writer changed it.
     func current(_ db: GRDB.Database) throws -> Schema {
         let stamp = try SchemaStorage.stamp(db) ?? ""

@@ -166,3 +166,23 @@ extension PredicateNode {
         }
     }
 }
+
+extension SchemaIndexes {
+    /// Refills the full-text rows of one type's records from its SEARCHABLE fields, so adding
+    /// (or removing) a searchable index takes effect for the records already stored.
+    static func rebuildSearch(for type: RecordTypeSchema, _ db: GRDB.Database) throws {
+        try db.execute(sql: "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE record_type = ?)", arguments: [type.name])
+        let parts = type.fields.filter { $0.isSearchable && FieldName.isValid($0.name) }.map { field in
+            let path = FieldName.valuePath(field.name)
+            return field.type.isList
+                ? "coalesce((SELECT group_concat(value, char(10)) FROM json_each(fields, '\(path)')), '')"
+                : "coalesce(json_extract(fields, '\(path)'), '')"
+        }
+        guard !parts.isEmpty else { return }
+        try db.execute(sql: """
+            INSERT INTO records_fts (rowid, body)
+            SELECT id, body FROM (SELECT id, \(parts.joined(separator: " || char(10) || ")) AS body FROM records WHERE record_type = ?)
+            WHERE trim(body, char(10)) <> ''
+            """, arguments: [type.name])
+    }
+}

@@ -40,7 +40,18 @@ enum SchemaStorage {
     }
 
     /// Writes the schema and brings the SQL indexes in line with it, in the caller's transaction.
-    static func save(_ schema: Schema, _ db: GRDB.Database) throws {
+    ///
+    /// - Parameter rebuildingSearch: refill the full-text rows of types whose SEARCHABLE fields
+    ///   changed (when the full-text index holds searchable fields only).
+    static func save(_ schema: Schema, _ db: GRDB.Database, rebuildingSearch: Bool = false) throws {
+        if rebuildingSearch {
+            let old = try load(db).schema
+            for type in schema.sortedRecordTypes {
+                let before = old.recordTypes[type.name]?.fields.filter(\.isSearchable) ?? []
+                let after = type.fields.filter(\.isSearchable)
+                if before != after { try SchemaIndexes.rebuildSearch(for: type, db) }
+            }
+        }
         let body = String(decoding: try JSONEncoder().encode(schema), as: UTF8.self)
         try db.execute(sql: """
             INSERT INTO localcloud_schema (id, version, stamp, body) VALUES (1, ?, ?, ?)
