@@ -10,6 +10,20 @@ extension Schema {
     /// - Throws: `CloudError(.invalidArguments)` naming the field and both types when a value
     ///   does not match the field's existing type, or for an invalid name.
     func applying(recordType: String, fields: [String: FieldValue]) throws -> Schema {
+        try evolved(recordType: recordType, fields: fields) ?? self
+    }
+
+    /// ``applying(recordType:fields:)``, or `nil` when the save changes nothing (the common case, kept cheap).
+    private func evolved(recordType: String, fields: [String: FieldValue]) throws -> Schema? {
+        if let type = recordTypes[recordType] {
+            // Fast path: every field already exists with the value's type.
+            var known = true
+            for (name, value) in fields {
+                guard let field = type.field(named: name) else { known = false; break }
+                try Self.check(try value.schemaType(field: name), matches: field, recordType: recordType)
+            }
+            if known { return nil }
+        }
         try Self.validateName(recordType, what: "Record type")
         var type = recordTypes[recordType] ?? RecordTypeSchema(name: recordType, grants: RecordTypeSchema.defaultGrants)
         var changed = recordTypes[recordType] == nil
@@ -24,7 +38,7 @@ extension Schema {
                 changed = true
             }
         }
-        guard changed else { return self }
+        guard changed else { return nil }
         var next = self
         next.recordTypes[recordType] = type
         next.version += 1
@@ -54,8 +68,7 @@ extension Schema {
     /// - Returns: the changed schema, or `nil` when the save changes nothing.
     func checkingSave(recordType: String, fields: [String: FieldValue], justInTime: Bool) throws -> Schema? {
         if justInTime {
-            let next = try applying(recordType: recordType, fields: fields)
-            return next == self ? nil : next
+            return try evolved(recordType: recordType, fields: fields)
         }
         try validate(recordType: recordType, fields: fields)
         return nil
