@@ -95,6 +95,8 @@ rawConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORM
 let raw = try DatabasePool(path: fileURL.path, configuration: rawConfig)
 try raw.write { db in
     try db.execute(sql: """
+        DROP TABLE IF EXISTS raw_records;
+        DROP TABLE IF EXISTS raw_fts;
         CREATE TABLE raw_records AS SELECT * FROM records WHERE 0;
         CREATE UNIQUE INDEX raw_records_name ON raw_records (scope, owner, zone, record_name);
         CREATE INDEX raw_records_by_type_created ON raw_records (scope, owner, zone, record_type, created_at DESC, id DESC);

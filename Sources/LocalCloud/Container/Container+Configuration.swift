@@ -4,12 +4,6 @@ import Glibc
 #endif
 
 extension Container {
-    /// Development and production data live in separate files, as in CloudKit.
-    public enum Environment: String, Sendable, Hashable, Codable, CaseIterable {
-        case development
-        case production
-    }
-
     /// Everything a container needs, for apps and tests that do not want the process environment.
     ///
     /// ```swift

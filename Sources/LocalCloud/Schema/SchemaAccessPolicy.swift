@@ -24,13 +24,14 @@ final class SchemaAccessPolicy: AccessPolicy {
         let isPublic = context.scope == .public
         let user = context.user
         switch request {
-        case let .query(recordType, predicate, sort):
+        case let .query(query):
+            let recordType = query.recordType
             let schema = try current(db)
             if isPublic {
                 try schema.checkPermission(.read, recordType: recordType, user: user, creator: nil)
             }
             if checksIndexes, schema.recordTypes[recordType] != nil {
-                try schema.checkIndexes(recordType: recordType, predicate: predicate, sortKeys: sort.map(Self.predicateKey))
+                try schema.checkIndexes(recordType: recordType, predicate: query.predicate, sortKeys: query.sort.map(Self.predicateKey))
             }
         case let .fetch(recordType, creator):
             guard isPublic else { return }

@@ -2,8 +2,8 @@ import GRDB
 
 /// What a store call is about to do, for the access check.
 enum AccessRequest {
-    /// The schema issue checks the query's indexes, so it sees the predicate and sort keys.
-    case query(recordType: String, predicate: PredicateNode = .truePredicate, sort: [QuerySortKey] = [])
+    /// The whole validated query, so schema rules can check each key it filters and sorts on.
+    case query(QueryRequest)
     case fetch(recordType: String, creator: String)
     case create(recordType: String, fields: [String: FieldValue])
     case update(recordType: String, creator: String, fields: [String: FieldValue])

@@ -1,6 +1,21 @@
 import Foundation
 import GRDB
 
+/// Where a selected row carries its fields.
+enum FieldsLayout: Equatable {
+    /// Column 9 holds the whole fields JSON.
+    case json
+    /// Columns 9… hold kind, value, extra and element kind for each key, in order.
+    case columns([String])
+
+    var columnCount: Int {
+        switch self {
+        case .json: 1
+        case .columns(let keys): keys.count * 4
+        }
+    }
+}
+
 /// A SQL fragment and the arguments bound to its `?` placeholders.
 struct SQLFragment {
     var sql: String
@@ -27,7 +42,9 @@ struct SQLFragment {
 struct SQLQueryPlan {
     var sql: String
     var arguments: StatementArguments
-    /// Columns `s0…` after the record columns: the sort values for the next cursor.
+    /// How the fields come back: one JSON column, or four columns per desired key.
+    var layout: FieldsLayout
+    /// Columns `s0…` after the fields: the sort values for the next cursor.
     var sortColumnCount: Int
 
     static let recordColumns =
@@ -39,7 +56,8 @@ struct SQLQueryPlan {
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
 
-        var select = SQLFragment("SELECT \(recordColumns), ") + (try fieldsProjection(request.desiredKeys)) + SQLFragment(" AS fields")
+        let (projection, layout) = try fieldsProjection(request.desiredKeys)
+        var select = SQLFragment("SELECT \(recordColumns)") + projection
         for (i, expression) in sortExpressions.enumerated() {
             select = select + SQLFragment(", ") + expression + SQLFragment(" AS s\(i)")
         }
@@ -64,20 +82,25 @@ struct SQLQueryPlan {
             + SQLFragment.joined(orderTerms, separator: ", ")
             + SQLFragment(" LIMIT ?", [request.limit + 1])
         return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map { $0 as any DatabaseValueConvertible }),
-                            sortColumnCount: sortExpressions.count)
+                            layout: layout, sortColumnCount: sortExpressions.count)
     }
 
-    /// The fields column, or a JSON object of only the desired keys (read with `->`, so other fields are never decoded).
-    static func fieldsProjection(_ desiredKeys: [String]?) throws -> SQLFragment {
-        guard let keys = desiredKeys else { return SQLFragment("r.fields") }
-        let wanted = keys.filter { !systemKeys.contains($0) }
-        guard !wanted.isEmpty else { return SQLFragment("'{}'") }
-        var parts: [String] = []
-        for key in wanted {
+    /// The columns that carry a record's fields, after ``recordColumns`` (each with a leading comma).
+    ///
+    /// Without desired keys: the whole fields JSON. With them: for each key its kind, value,
+    /// extra and list element kind, each read with `json_extract`, so other fields are never
+    /// decoded and plain values (strings, numbers, dates) arrive as SQL values, not JSON.
+    static func fieldsProjection(_ desiredKeys: [String]?) throws -> (SQLFragment, FieldsLayout) {
+        guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .json) }
+        var wanted: [String] = []
+        for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
             try FieldName.validate(key, what: "Desired key")
-            parts.append("'\(key)', r.fields -> '$.\"\(key)\"'")
+            wanted.append(key)
         }
-        return SQLFragment("json_object(" + parts.joined(separator: ", ") + ")")
+        let columns = wanted.map { key in
+            ["t", "v", "x", "e"].map { ", json_extract(r.fields, '$.\"\(key)\".\($0)')" }.joined()
+        }
+        return (SQLFragment(columns.joined()), .columns(wanted))
     }
 
     static let systemKeys: Set<String> = [

@@ -38,7 +38,7 @@ func restaurant(_ name: String, type: String = "Cafe") -> Record {
 }
 
 /// Waits until `condition` holds or `timeout` passes; returns whether it held.
-func poll(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func poll(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
