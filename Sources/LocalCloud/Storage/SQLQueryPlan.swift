@@ -50,7 +50,8 @@ struct SQLQueryPlan {
     static let recordColumns =
         "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag"
 
-    static func compile(_ request: QueryRequest, context: StoreContext) throws -> SQLQueryPlan {
+    /// - Parameter locationIndexes: location fields with an R-tree (``SchemaIndexes``), which a distance filter uses.
+    static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = []) throws -> SQLQueryPlan {
         try FieldName.validate(request.recordType, what: "Record type")
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
@@ -64,7 +65,7 @@ struct SQLQueryPlan {
             SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
                         [context.scope.rawValue, context.owner, request.zoneID.zoneName, request.recordType]),
         ]
-        let predicate = try compile(request.predicate)
+        let predicate = try compile(request.predicate, locationIndexes: locationIndexes)
         if predicate.sql != "1" { conditions.append(predicate) }
         if let anchor = request.anchor {
             conditions.append(try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending))
@@ -175,7 +176,7 @@ struct SQLQueryPlan {
 
     // MARK: Predicates
 
-    static func compile(_ node: PredicateNode) throws -> SQLFragment {
+    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = []) throws -> SQLFragment {
         switch node {
         case .truePredicate:
             return SQLFragment("1")
@@ -183,9 +184,9 @@ struct SQLQueryPlan {
             return SQLFragment("0")
         case .and(let nodes):
             guard !nodes.isEmpty else { return SQLFragment("1") }
-            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0)) + SQLFragment(")") }, separator: " AND ")
+            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes)) + SQLFragment(")") }, separator: " AND ")
         case .not(let inner):
-            return SQLFragment("NOT (") + (try compile(inner)) + SQLFragment(")")
+            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes)) + SQLFragment(")")
         case let .comparison(key, op, value):
             let sqlOperator = switch op {
             case .equal: "="
@@ -231,7 +232,11 @@ struct SQLQueryPlan {
             case .equal, .notEqual:
                 throw CloudError(.invalidArguments, "distanceToLocation supports only <, <=, > and >=")
             }
-            return distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
+            let exact = distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
+            if locationIndexes.contains(name), op == .less || op == .lessOrEqual {
+                return SchemaIndexes.boundingBox(field: name, around: location, kilometres: kilometres) + SQLFragment(" AND ") + exact
+            }
+            return exact
         }
     }
 

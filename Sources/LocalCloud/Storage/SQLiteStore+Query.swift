@@ -3,7 +3,8 @@ import GRDB
 
 extension SQLiteStore {
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
-        let plan = try SQLQueryPlan.compile(request, context: context)
+        let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
+        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {

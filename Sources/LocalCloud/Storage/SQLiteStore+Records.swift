@@ -11,6 +11,10 @@ extension SQLiteStore {
         let (projection, layout) = try SQLQueryPlan.fieldsProjection(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns)\(projection.sql) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
+        if context.scope != .public && context.user == nil {
+            // No account has no private or shared database, even to find nothing in.
+            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+        }
         return try read { db in
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
@@ -244,7 +248,8 @@ extension SQLiteStore {
             }
             rowID = inserted
         }
-        try writeSideTables(rowID: rowID, fields: fields, context: context, db: db)
+        let searchable = try accessPolicy.searchableFields(recordType: record.recordType, db: db)
+        try writeSideTables(rowID: rowID, fields: fields, searchable: searchable, context: context, db: db)
         try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
                       kind: isNew ? "created" : "updated", at: now, db: db)
 
@@ -274,20 +279,23 @@ extension SQLiteStore {
     }
 
     /// The full-text row, the asset usage rows and the reference rows of a saved record.
-    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], context: StoreContext, db: GRDB.Database) throws {
+    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], searchable: Set<String>?,
+                                 context: StoreContext, db: GRDB.Database) throws {
         var text: [String] = []
         var digests: Set<String> = []
         var references: [Record.Reference] = []
-        func collect(_ value: FieldValue) {
+        func collect(_ value: FieldValue, searchable isSearchable: Bool) {
             switch value {
-            case .string(let s): text.append(s)
+            case .string(let s): if isSearchable { text.append(s) }
             case .asset(let a): if let d = a.contentDigest { digests.insert(d) }
             case .reference(let r): references.append(r)
-            case .list(let items): items.forEach(collect)
+            case .list(let items): items.forEach { collect($0, searchable: isSearchable) }
             default: break
             }
         }
-        fields.values.forEach(collect)
+        for (key, value) in fields {
+            collect(value, searchable: searchable?.contains(key) ?? true)
+        }
         if !text.isEmpty {
             try db.cachedStatement(sql: "INSERT INTO records_fts (rowid, body) VALUES (?, ?)")
                 .execute(arguments: [rowID, text.joined(separator: "\n")])

@@ -142,6 +142,7 @@ final class SQLiteStore: RecordStore {
                 """)
         }
         registerChangeMigrations(&migrator)
+        SchemaStorage.registerMigrations(&migrator)
         return migrator
     }
 
