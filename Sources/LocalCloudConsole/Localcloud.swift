@@ -18,7 +18,7 @@ struct Localcloud: AsyncParsableCommand {
             """,
         subcommands: [
             SchemaCommand.self, IndexCommand.self, RolesCommand.self, RecordsCommand.self,
-            ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self,
+            ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self, GCCommand.self,
         ]
     )
 

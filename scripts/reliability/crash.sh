@@ -64,4 +64,18 @@ fi
 
 log "$acked acknowledged adds, $present records present, $lost lost, $missing missing assets, integrity $integrity"
 log "$files asset files for $referenced referenced digests: $((files - referenced)) orphans and $partials partial copies left for gc"
+
+# Garbage collection removes exactly the orphans: afterwards every file is referenced and every reference has its file.
+[ -x "$BIN_DIR/localcloud" ] || fail "missing $BIN_DIR/localcloud: run \`swift build\` first"
+"$BIN_DIR/localcloud" --data-dir "$LOCALCLOUD_HOME" --container "$CONTAINER_ID" gc --grace-seconds 0 >"$WORK/gc.txt" \
+  || fail "localcloud gc failed: $(cat "$WORK/gc.txt")"
+log "$(cat "$WORK/gc.txt")"
+files=$(find "$ASSETS" -mindepth 2 -maxdepth 2 -type f -not -path "$ASSETS/tmp/*" | wc -l)
+referenced=$(sql "SELECT COUNT(DISTINCT digest) FROM record_assets;")
+partials=$(find "$ASSETS/tmp" -type f 2>/dev/null | wc -l)
+[ "$files" = "$referenced" ] || fail "after gc: $files asset files but $referenced referenced digests"
+[ "$partials" = 0 ] || fail "after gc: $partials partial copies remain"
+missing=$(missing_assets)
+[ "$missing" = 0 ] || fail "after gc: $missing records point at missing asset files"
+log "after gc: $files asset files, all referenced; no partial copies; no missing assets"
 finish
