@@ -20,6 +20,8 @@ struct Options {
     var dataDirectory: URL?
 }
 
+if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let flag = arguments.next() {
@@ -42,6 +44,15 @@ defer { if options.dataDirectory == nil { try? FileManager.default.removeItem(at
 
 let container = Container(configuration: .init(containerIdentifier: "iCloud.Bench", dataDirectory: directory, user: "bench"))
 let database = container.publicCloudDatabase
+// The indexes FoodPin's schema gives Restaurant: without them the Discover query fails, as in CloudKit.
+try container.importSchema(LocalCloud.Schema(ckdb: """
+    DEFINE SCHEMA
+    RECORD TYPE Restaurant (
+        "___createTime" TIMESTAMP SORTABLE, "___recordID" REFERENCE QUERYABLE,
+        name STRING, type STRING, location STRING, phone STRING, description STRING SEARCHABLE,
+        GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
+    );
+    """))
 let types = ["Cafe", "Bistro", "Tea House", "Diner", "Bakery"]
 
 func makeRecord(_ i: Int) -> Record {
@@ -86,6 +97,8 @@ rawConfig.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORM
 let raw = try DatabasePool(path: fileURL.path, configuration: rawConfig)
 try raw.write { db in
     try db.execute(sql: """
+        DROP TABLE IF EXISTS raw_records;
+        DROP TABLE IF EXISTS raw_fts;
         CREATE TABLE raw_records AS SELECT * FROM records WHERE 0;
         CREATE UNIQUE INDEX raw_records_name ON raw_records (scope, owner, zone, record_name);
         CREATE INDEX raw_records_by_type_created ON raw_records (scope, owner, zone, record_type, created_at DESC, id DESC);

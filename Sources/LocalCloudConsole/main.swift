@@ -1,1 +1,2 @@
-print("localcloud: not yet")
+// `localcloud`: inspect and shape a LocalCloud container, like the CloudKit Console.
+await Localcloud.runMain()

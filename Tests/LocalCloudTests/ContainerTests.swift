@@ -114,6 +114,15 @@ import Testing
         }
         #expect(mode == "wal")
         #expect(kinds == ["created", "updated", "deleted"])
-        #expect(migrations.count == 1)
+        #expect(migrations.first?.hasPrefix("v1") == true && migrations.count == SQLiteStore.migrator.migrations.count)
+    }
+
+    @Test func anUnusableDataDirectoryIsBadDatabase() async throws {
+        let cloud = TestCloud()
+        let notADirectory = try cloud.file(named: "plain-file", bytes: Data("x".utf8))
+        let container = Container(configuration: .init(dataDirectory: notADirectory, user: "alice"))
+        await #expect { try await container.publicCloudDatabase.save(restaurant("nowhere")) } throws: {
+            ($0 as? CloudError)?.code == .badDatabase && ($0 as? CloudError)?.code.rawValue == 24
+        }
     }
 }

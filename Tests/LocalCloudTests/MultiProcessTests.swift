@@ -34,7 +34,7 @@ import Testing
 
     @Test func fourProcessesWriteOneContainerAtOnce() async throws {
         let cloud = TestCloud()
-        let writers = 4, perWriter = 60
+        let writers = 4, perWriter = 100
         var processes: [Process] = []
         for i in 0..<writers {
             processes.append(try Self.launch([
@@ -62,6 +62,7 @@ import Testing
             try String.fetchAll(db, sql: "SELECT DISTINCT created_by FROM records ORDER BY 1")
         }
         #expect(creators == ["_writer0", "_writer1", "_writer2", "_writer3"])
+        #expect(try reader.core.store().invariantViolations() == [])
     }
 
     @Test func killedWritersLoseNoAcknowledgedSaveAndLeaveNoDanglingAsset() async throws {
@@ -99,6 +100,7 @@ import Testing
             (try String.fetchOne(db, sql: "PRAGMA integrity_check"), try String.fetchAll(db, sql: "SELECT DISTINCT digest FROM record_assets"))
         }
         #expect(integrity == "ok")
+        #expect(try store.invariantViolations() == [])
         #expect(digests.count >= acknowledged.count)
         for digest in digests {
             #expect(FileManager.default.fileExists(atPath: store.assetURL(forDigest: digest)?.path ?? ""), "record points at missing asset \(digest)")

@@ -130,7 +130,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         await #expect { try await task.value } throws: { ($0 as? CloudError)?.code == .operationCancelled }
-        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(ContinuousClock.now - started < .seconds(25))  // latency is 30 s: finishing sooner proves the cancel; slack for a loaded CI machine
     }
 
     @Test func simulatedLatencyDelaysEveryOperation() async throws {

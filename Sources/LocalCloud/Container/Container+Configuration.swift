@@ -4,12 +4,6 @@ import Glibc
 #endif
 
 extension Container {
-    /// Development and production data live in separate files, as in CloudKit.
-    public enum Environment: String, Sendable, Hashable, Codable, CaseIterable {
-        case development
-        case production
-    }
-
     /// Everything a container needs, for apps and tests that do not want the process environment.
     ///
     /// ```swift
@@ -28,6 +22,9 @@ extension Container {
         public var simulatedLatency: Duration
         /// The largest asset file a save accepts.
         public var assetSizeLimit: Int64
+        /// Whether queries need CloudKit's indexes ("Type is not marked indexable", "Field 'x' is not
+        /// marked sortable"). On by default, as in CloudKit; tests of code that does not care may turn it off.
+        public var checksIndexes = true
 
         public init(
             containerIdentifier: String = Configuration.defaultIdentifier,

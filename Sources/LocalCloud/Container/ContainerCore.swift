@@ -14,7 +14,9 @@ final class ContainerCore: Sendable {
     func store() throws -> SQLiteStore {
         try opened.withLock { opened in
             if let opened { return opened }
-            let store = try SQLiteStore.open(fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory)
+            let store = try SQLiteStore.open(
+                fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
+                accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes))
             opened = store
             return store
         }

@@ -23,9 +23,10 @@ extension Database {
     /// Runs a query and hands over its first page of records, as CloudKit's `perform` does.
     public func perform(_ query: Query, inZoneWith zoneID: RecordZone.ID?,
                         completionHandler: @escaping @Sendable ([Record]?, (any Error)?) -> Void) {
+        let box = QueryBox(query)
         Task {
             do {
-                let (matches, _) = try await records(matching: query, inZoneWith: zoneID)
+                let (matches, _) = try await records(matching: box.query, inZoneWith: zoneID)
                 completionHandler(matches.compactMap { try? $0.1.get() }, nil)
             } catch {
                 completionHandler(nil, error)

@@ -20,7 +20,9 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
     static let largestPageSize = 400
 
     private struct Settings {
-        var query: Query?
+        /// Boxed: `Query` is a mutable class like `CKQuery` and need not be `Sendable`; the
+        /// operation reads it once, on its queue, after the caller has handed it over.
+        var query: QueryBox?
         var cursor: Query.Cursor?
         var desiredKeys: [String]?
         var resultsLimit = QueryOperation.maximumResults
@@ -32,7 +34,7 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
     private let settings: Mutex<Settings>
 
     public init(query: Query) {
-        settings = Mutex(Settings(query: query))
+        settings = Mutex(Settings(query: QueryBox(query)))
         super.init()
     }
 
@@ -42,8 +44,11 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
     }
 
     public var query: Query? {
-        get { settings.withLock { $0.query } }
-        set { settings.withLock { $0.query = newValue } }
+        get { settings.withLock { $0.query }?.query }
+        set {
+            let box = newValue.map(QueryBox.init)
+            settings.withLock { $0.query = box }
+        }
     }
 
     public var cursor: Query.Cursor? {
@@ -86,7 +91,7 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
         let request: QueryRequest
         if let cursor = settings.cursor {
             request = QueryRequest(cursor: cursor, limit: limit, desiredKeys: settings.desiredKeys)
-        } else if let query = settings.query {
+        } else if let query = settings.query?.query {
             request = try QueryRequest(query: query, zoneID: settings.zoneID ?? .default, limit: limit, desiredKeys: settings.desiredKeys)
         } else {
             throw CloudError(.invalidArguments, "QueryOperation needs a query or a cursor")
@@ -113,4 +118,10 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
         }
         return resultsLimit
     }
+}
+
+/// Carries a `Query` (not necessarily `Sendable`) into the operation's lock.
+final class QueryBox: @unchecked Sendable {
+    let query: Query
+    init(_ query: Query) { self.query = query }
 }

@@ -2,7 +2,8 @@ import GRDB
 
 /// What a store call is about to do, for the access check.
 enum AccessRequest {
-    case query(recordType: String)
+    /// The whole validated query, so schema rules can check each key it filters and sorts on.
+    case query(QueryRequest)
     case fetch(recordType: String, creator: String)
     case create(recordType: String, fields: [String: FieldValue])
     case update(recordType: String, creator: String, fields: [String: FieldValue])
@@ -16,6 +17,12 @@ enum AccessRequest {
 /// `_creator` ownership); it gets the open `db` so it can read its own tables.
 protocol AccessPolicy: Sendable {
     func check(_ request: AccessRequest, context: StoreContext, db: GRDB.Database) throws
+    /// The fields of a type whose text goes into the full-text index; `nil` means every string field.
+    func searchableFields(recordType: String, db: GRDB.Database) throws -> Set<String>?
+}
+
+extension AccessPolicy {
+    func searchableFields(recordType: String, db: GRDB.Database) throws -> Set<String>? { nil }
 }
 
 /// The rules that hold without a schema: no account means read-only public data and no private data.

@@ -53,9 +53,9 @@ struct AssetStore: Sendable {
         let digest = hasher.finalize()
         let final = url(forDigest: digest)
         try createDirectory(final.deletingLastPathComponent())
-        if FileManager.default.fileExists(atPath: final.path) {
-            try? FileManager.default.removeItem(at: temp)
-        } else if rename(temp.path, final.path) != 0 {
+        // Always rename, even over an identical file: the fresh modification time tells garbage
+        // collection that a save is about to reference this content.
+        if rename(temp.path, final.path) != 0 {
             try? FileManager.default.removeItem(at: temp)
             throw CloudError(.internalError, "Cannot move asset into place at \(final.path)")
         }

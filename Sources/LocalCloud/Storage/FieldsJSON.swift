@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// The stored form of a record's fields: one JSON object, one entry per field.
 ///
@@ -9,106 +10,90 @@ import Foundation
 /// What SQL never compares (a reference's zone and action, an asset's size, an altitude) sits in `x`.
 enum FieldsJSON {
     static func encode(_ fields: [String: FieldValue]) -> String {
-        var out = "{"
+        var out = JSONBytes()
+        out.bytes.reserveCapacity(256)
+        out.append("{")
         var first = true
         for key in fields.keys.sorted() {
             guard let value = fields[key] else { continue }
-            if !first { out += "," }
+            if !first { out.append(",") }
             first = false
-            appendString(key, to: &out)
-            out += ":"
+            out.appendString(key)
+            out.append(":")
             appendEntry(value, to: &out)
         }
-        out += "}"
-        return out
+        out.append("}")
+        return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    private static func appendEntry(_ value: FieldValue, to out: inout String) {
-        out += "{\"t\":\"\(value.kind)\""
+    private static func appendEntry(_ value: FieldValue, to out: inout JSONBytes) {
+        out.append("{\"t\":\"")
+        out.appendRaw(value.kind)
+        out.append("\"")
         if case .list(let items) = value {
-            out += ",\"e\":\"\(items.first?.kind ?? "string")\",\"v\":["
+            out.append(",\"e\":\"")
+            out.appendRaw(items.first?.kind ?? "string")
+            out.append("\",\"v\":[")
             for (i, item) in items.enumerated() {
-                if i > 0 { out += "," }
+                if i > 0 { out.append(",") }
                 appendScalar(item, to: &out)
             }
-            out += "]"
+            out.append("]")
             if items.contains(where: { $0.hasExtra }) {
-                out += ",\"x\":["
+                out.append(",\"x\":[")
                 for (i, item) in items.enumerated() {
-                    if i > 0 { out += "," }
+                    if i > 0 { out.append(",") }
                     appendExtra(item, to: &out)
                 }
-                out += "]"
+                out.append("]")
             }
         } else {
-            out += ",\"v\":"
+            out.append(",\"v\":")
             appendScalar(value, to: &out)
             if value.hasExtra {
-                out += ",\"x\":"
+                out.append(",\"x\":")
                 appendExtra(value, to: &out)
             }
         }
-        out += "}"
+        out.append("}")
     }
 
-    private static func appendScalar(_ value: FieldValue, to out: inout String) {
+    private static func appendScalar(_ value: FieldValue, to out: inout JSONBytes) {
         switch value {
-        case .string(let s): appendString(s, to: &out)
-        case .int64(let i): out += String(i)
-        case .double(let d): appendDouble(d, to: &out)
-        case .bool(let b): out += b ? "true" : "false"
-        case .date(let d): appendDouble(d.timeIntervalSince1970, to: &out)
-        case .bytes(let d): appendString(d.base64EncodedString(), to: &out)
+        case .string(let s): out.appendString(s)
+        case .int64(let i): out.appendRaw(String(i))
+        case .double(let d): out.appendDouble(d)
+        case .bool(let b): out.append(b ? "true" : "false")
+        case .date(let d): out.appendDouble(d.timeIntervalSince1970)
+        case .bytes(let d): out.appendString(d.base64EncodedString())
         case .location(let l):
-            out += "["
-            appendDouble(l.latitude, to: &out)
-            out += ","
-            appendDouble(l.longitude, to: &out)
-            out += "]"
-        case .reference(let r): appendString(r.recordID.recordName, to: &out)
-        case .asset(let a): appendString(a.contentDigest ?? "", to: &out)
-        case .list: out += "null"
+            out.append("[")
+            out.appendDouble(l.latitude)
+            out.append(",")
+            out.appendDouble(l.longitude)
+            out.append("]")
+        case .reference(let r): out.appendString(r.recordID.recordName)
+        case .asset(let a): out.appendString(a.contentDigest ?? "")
+        case .list: out.append("null")
         }
     }
 
-    private static func appendExtra(_ value: FieldValue, to out: inout String) {
+    private static func appendExtra(_ value: FieldValue, to out: inout JSONBytes) {
         switch value {
         case .location(let l):
-            if let alt = l.altitude { appendDouble(alt, to: &out) } else { out += "null" }
+            if let alt = l.altitude { out.appendDouble(alt) } else { out.append("null") }
         case .reference(let r):
-            out += "["
-            appendString(r.recordID.zoneID.zoneName, to: &out)
-            out += ","
-            appendString(r.recordID.zoneID.ownerName, to: &out)
-            out += ",\(r.action.rawValue)]"
-        case .asset(let a): out += a.size.map { String($0) } ?? "null"
-        default: out += "null"
+            out.append("[")
+            out.appendString(r.recordID.zoneID.zoneName)
+            out.append(",")
+            out.appendString(r.recordID.zoneID.ownerName)
+            out.append(",")
+            out.appendRaw(String(r.action.rawValue))
+            out.append("]")
+        case .asset(let a):
+            if let size = a.size { out.appendRaw(String(size)) } else { out.append("null") }
+        default: out.append("null")
         }
-    }
-
-    private static func appendDouble(_ d: Double, to out: inout String) {
-        if d.isFinite { out += "\(d)" } else { out += "null" }
-    }
-
-    private static func appendString(_ s: String, to out: inout String) {
-        out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        out += "\""
     }
 
     // MARK: Decoding
@@ -139,6 +124,40 @@ enum FieldsJSON {
         return fields
     }
 
+    /// One field from the four columns `json_extract` returned for it, starting at `base`:
+    /// kind, value, extra and list element kind. Each column is read with the Swift type its
+    /// kind implies, which lets GRDB read it straight from the statement.
+    static func field(in row: Row, at base: Int, kind: String, assetURL: (String) -> URL?) -> FieldValue? {
+        let v = base + 1, x = base + 2, e = base + 3
+        guard !row.hasNull(atIndex: v) else { return nil }
+        func text(_ index: Int) -> String? { row.hasNull(atIndex: index) ? nil : row[index] as String }
+        switch kind {
+        case "string": return .string(row[v] as String)
+        case "int64": return .int64(row[v] as Int64)
+        case "double": return .double(row[v] as Double)
+        case "bool": return .bool((row[v] as Int64) != 0)
+        case "date": return .date(Date(timeIntervalSince1970: row[v] as Double))
+        case "bytes": return Data(base64Encoded: row[v] as String).map(FieldValue.bytes)
+        case "asset":
+            let digest: String = row[v]
+            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: row.hasNull(atIndex: x) ? nil : row[x] as Int64))
+        case "reference":
+            return scalar(kind: kind, value: .string(row[v] as String), extra: text(x).flatMap(JSONTree.parse), assetURL: assetURL)
+        case "location":
+            guard let tree = JSONTree.parse(row[v] as String) else { return nil }
+            return scalar(kind: kind, value: tree, extra: row.hasNull(atIndex: x) ? nil : .double(row[x] as Double), assetURL: assetURL)
+        case "list":
+            guard let items = JSONTree.parse(row[v] as String)?.arrayValue else { return nil }
+            let elementKind = text(e) ?? "string"
+            let extras = text(x).flatMap(JSONTree.parse)?.arrayValue
+            return .list(items.enumerated().compactMap { i, item in
+                scalar(kind: elementKind, value: item, extra: extras.flatMap { i < $0.count ? $0[i] : nil }, assetURL: assetURL)
+            })
+        default:
+            return nil
+        }
+    }
+
     private static func scalar(kind: String, value: JSONTree, extra: JSONTree?, assetURL: (String) -> URL?) -> FieldValue? {
         switch kind {
         case "string": return value.stringValue.map(FieldValue.string)
@@ -167,6 +186,50 @@ enum FieldsJSON {
             return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         default: return nil
         }
+    }
+}
+
+/// A UTF-8 output buffer: appending bytes is several times cheaper than growing a `String`.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Text known to need no escaping (kinds, numbers).
+    mutating func appendRaw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func appendDouble(_ d: Double) {
+        if d.isFinite { appendRaw(d.description) } else { append("null") }
+    }
+
+    mutating func appendString(_ s: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var text = s
+        text.withUTF8 { utf8 in
+            var start = 0
+            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
+                start = i + 1
+                switch byte {
+                case UInt8(ascii: "\""): append("\\\"")
+                case UInt8(ascii: "\\"): append("\\\\")
+                case 0x0A: append("\\n")
+                case 0x0D: append("\\r")
+                case 0x09: append("\\t")
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    append("\\u00")
+                    bytes.append(hex[Int(byte >> 4)])
+                    bytes.append(hex[Int(byte & 0xF)])
+                }
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 }
 

@@ -1,6 +1,21 @@
 import Foundation
 import GRDB
 
+/// Where a selected row carries its fields.
+enum FieldsLayout: Equatable {
+    /// Column 9 holds the whole fields JSON.
+    case json
+    /// Columns 9… hold kind, value, extra and element kind for each key, in order.
+    case columns([String])
+
+    var columnCount: Int {
+        switch self {
+        case .json: 1
+        case .columns(let keys): keys.count * 4
+        }
+    }
+}
+
 /// A SQL fragment and the arguments bound to its `?` placeholders.
 struct SQLFragment {
     var sql: String
@@ -27,18 +42,22 @@ struct SQLFragment {
 struct SQLQueryPlan {
     var sql: String
     var arguments: StatementArguments
-    /// Columns `s0…` after the record columns: the sort values for the next cursor.
+    /// How the fields come back: one JSON column, or four columns per desired key.
+    var layout: FieldsLayout
+    /// Columns `s0…` after the fields: the sort values for the next cursor.
     var sortColumnCount: Int
 
     static let recordColumns =
         "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag"
 
-    static func compile(_ request: QueryRequest, context: StoreContext) throws -> SQLQueryPlan {
+    /// - Parameter locationIndexes: location fields with an R-tree (``SchemaIndexes``), which a distance filter uses.
+    static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = []) throws -> SQLQueryPlan {
         try FieldName.validate(request.recordType, what: "Record type")
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
 
-        var select = SQLFragment("SELECT \(recordColumns), ") + (try fieldsProjection(request.desiredKeys)) + SQLFragment(" AS fields")
+        let (projection, layout) = try fieldsProjection(request.desiredKeys)
+        var select = SQLFragment("SELECT \(recordColumns)") + projection
         for (i, expression) in sortExpressions.enumerated() {
             select = select + SQLFragment(", ") + expression + SQLFragment(" AS s\(i)")
         }
@@ -46,7 +65,7 @@ struct SQLQueryPlan {
             SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
                         [context.scope.rawValue, context.owner, request.zoneID.zoneName, request.recordType]),
         ]
-        let predicate = try compile(request.predicate)
+        let predicate = try compile(request.predicate, locationIndexes: locationIndexes)
         if predicate.sql != "1" { conditions.append(predicate) }
         if let anchor = request.anchor {
             conditions.append(try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending))
@@ -63,20 +82,25 @@ struct SQLQueryPlan {
             + SQLFragment.joined(orderTerms, separator: ", ")
             + SQLFragment(" LIMIT ?", [request.limit + 1])
         return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map { $0 as any DatabaseValueConvertible }),
-                            sortColumnCount: sortExpressions.count)
+                            layout: layout, sortColumnCount: sortExpressions.count)
     }
 
-    /// The fields column, or a JSON object of only the desired keys (read with `->`, so other fields are never decoded).
-    static func fieldsProjection(_ desiredKeys: [String]?) throws -> SQLFragment {
-        guard let keys = desiredKeys else { return SQLFragment("r.fields") }
-        let wanted = keys.filter { !systemKeys.contains($0) }
-        guard !wanted.isEmpty else { return SQLFragment("'{}'") }
-        var parts: [String] = []
-        for key in wanted {
+    /// The columns that carry a record's fields, after ``recordColumns`` (each with a leading comma).
+    ///
+    /// Without desired keys: the whole fields JSON. With them: for each key its kind, value,
+    /// extra and list element kind, each read with `json_extract`, so other fields are never
+    /// decoded and plain values (strings, numbers, dates) arrive as SQL values, not JSON.
+    static func fieldsProjection(_ desiredKeys: [String]?) throws -> (SQLFragment, FieldsLayout) {
+        guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .json) }
+        var wanted: [String] = []
+        for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
             try FieldName.validate(key, what: "Desired key")
-            parts.append("'\(key)', r.fields -> '$.\"\(key)\"'")
+            wanted.append(key)
         }
-        return SQLFragment("json_object(" + parts.joined(separator: ", ") + ")")
+        let columns = wanted.map { key in
+            ["t", "v", "x", "e"].map { ", json_extract(r.fields, '$.\"\(key)\".\($0)')" }.joined()
+        }
+        return (SQLFragment(columns.joined()), .columns(wanted))
     }
 
     static let systemKeys: Set<String> = [
@@ -152,7 +176,7 @@ struct SQLQueryPlan {
 
     // MARK: Predicates
 
-    static func compile(_ node: PredicateNode) throws -> SQLFragment {
+    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = []) throws -> SQLFragment {
         switch node {
         case .truePredicate:
             return SQLFragment("1")
@@ -160,9 +184,9 @@ struct SQLQueryPlan {
             return SQLFragment("0")
         case .and(let nodes):
             guard !nodes.isEmpty else { return SQLFragment("1") }
-            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0)) + SQLFragment(")") }, separator: " AND ")
+            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes)) + SQLFragment(")") }, separator: " AND ")
         case .not(let inner):
-            return SQLFragment("NOT (") + (try compile(inner)) + SQLFragment(")")
+            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes)) + SQLFragment(")")
         case let .comparison(key, op, value):
             let sqlOperator = switch op {
             case .equal: "="
@@ -208,7 +232,11 @@ struct SQLQueryPlan {
             case .equal, .notEqual:
                 throw CloudError(.invalidArguments, "distanceToLocation supports only <, <=, > and >=")
             }
-            return distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
+            let exact = distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
+            if locationIndexes.contains(name), op == .less || op == .lessOrEqual {
+                return SchemaIndexes.boundingBox(field: name, around: location, kilometres: kilometres) + SQLFragment(" AND ") + exact
+            }
+            return exact
         }
     }
 

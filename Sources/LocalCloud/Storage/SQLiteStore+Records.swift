@@ -8,9 +8,13 @@ extension SQLiteStore {
     // MARK: Fetch
 
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let projection = try SQLQueryPlan.fieldsProjection(desiredKeys)
-        let sql = "SELECT \(SQLQueryPlan.recordColumns), \(projection.sql) AS fields FROM records r "
+        let (projection, layout) = try SQLQueryPlan.fieldsProjection(desiredKeys)
+        let sql = "SELECT \(SQLQueryPlan.recordColumns)\(projection.sql) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
+        if context.scope != .public && context.user == nil {
+            // No account has no private or shared database, even to find nothing in.
+            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+        }
         return try read { db in
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
@@ -20,7 +24,7 @@ extension SQLiteStore {
                     results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
                     continue
                 }
-                let record = makeRecord(row)
+                let record = makeRecord(row, layout: layout)
                 do {
                     try accessPolicy.check(.fetch(recordType: record.recordType, creator: row[6]), context: context, db: db)
                     results[id] = .success(record)
@@ -187,7 +191,22 @@ extension SQLiteStore {
         let createdBy: String
         var isNew = false
 
-        if let existing = try existingRow(id, context: context, db: db) {
+        // A record never saved before is usually new on the server too: try the insert first and
+        // look the row up only when the name is taken, saving an index probe per new record.
+        var insertedRowID: Int64?
+        if pending.state.recordChangeTag == nil,
+           (try? accessPolicy.check(.create(recordType: record.recordType, fields: pending.fields), context: context, db: db)) != nil {
+            insertedRowID = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db)
+        }
+        let existing = insertedRowID == nil ? try existingRow(id, context: context, db: db) : nil
+
+        if let insertedRowID {
+            fields = pending.fields
+            isNew = true
+            createdAt = now
+            createdBy = context.userRecordName
+            rowID = insertedRowID
+        } else if let existing {
             guard existing.recordType == record.recordType else {
                 throw CloudError(.invalidArguments, "Record \(id.recordName) exists with type \(existing.recordType), not \(record.recordType)")
             }
@@ -224,17 +243,13 @@ extension SQLiteStore {
             try accessPolicy.check(.create(recordType: record.recordType, fields: fields), context: context, db: db)
             createdAt = now
             createdBy = context.userRecordName
-            try db.cachedStatement(sql: """
-                INSERT INTO records (scope, owner, zone, record_name, record_type, created_at, modified_at,
-                                     created_by, modified_by, change_tag, fields)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName, record.recordType,
-                    now, now, createdBy, createdBy, changeTag, FieldsJSON.encode(fields),
-                ])
-            rowID = db.lastInsertedRowID
+            guard let inserted = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db) else {
+                throw CloudError(.internalError, "Record \(id.recordName) appeared during its own save", recordID: id)
+            }
+            rowID = inserted
         }
-        try writeSideTables(rowID: rowID, fields: fields, context: context, db: db)
+        let searchable = try accessPolicy.searchableFields(recordType: record.recordType, db: db)
+        try writeSideTables(rowID: rowID, fields: fields, searchable: searchable, context: context, db: db)
         try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
                       kind: isNew ? "created" : "updated", at: now, db: db)
 
@@ -248,21 +263,39 @@ extension SQLiteStore {
         return Record(recordType: record.recordType, recordID: Record.ID(recordName: id.recordName, zoneID: id.zoneID), state: state)
     }
 
+    /// Inserts a new row; `nil` when a record with that name already exists.
+    private func insertRow(_ pending: PendingSave, now: Double, changeTag: String, context: StoreContext, db: GRDB.Database) throws -> Int64? {
+        let id = pending.record.recordID
+        try db.cachedStatement(sql: """
+            INSERT INTO records (scope, owner, zone, record_name, record_type, created_at, modified_at,
+                                 created_by, modified_by, change_tag, fields)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (scope, owner, zone, record_name) DO NOTHING
+            """).execute(arguments: [
+                context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName, pending.record.recordType,
+                now, now, context.userRecordName, context.userRecordName, changeTag, FieldsJSON.encode(pending.fields),
+            ])
+        return db.changesCount > 0 ? db.lastInsertedRowID : nil
+    }
+
     /// The full-text row, the asset usage rows and the reference rows of a saved record.
-    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], context: StoreContext, db: GRDB.Database) throws {
+    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], searchable: Set<String>?,
+                                 context: StoreContext, db: GRDB.Database) throws {
         var text: [String] = []
         var digests: Set<String> = []
         var references: [Record.Reference] = []
-        func collect(_ value: FieldValue) {
+        func collect(_ value: FieldValue, searchable isSearchable: Bool) {
             switch value {
-            case .string(let s): text.append(s)
+            case .string(let s): if isSearchable { text.append(s) }
             case .asset(let a): if let d = a.contentDigest { digests.insert(d) }
             case .reference(let r): references.append(r)
-            case .list(let items): items.forEach(collect)
+            case .list(let items): items.forEach { collect($0, searchable: isSearchable) }
             default: break
             }
         }
-        fields.values.forEach(collect)
+        for (key, value) in fields {
+            collect(value, searchable: searchable?.contains(key) ?? true)
+        }
         if !text.isEmpty {
             try db.cachedStatement(sql: "INSERT INTO records_fts (rowid, body) VALUES (?, ?)")
                 .execute(arguments: [rowID, text.joined(separator: "\n")])
@@ -281,14 +314,14 @@ extension SQLiteStore {
 
     func logChange(context: StoreContext, zone: String, name: String, type: String, kind: String, at: Double, db: GRDB.Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at) VALUES (?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at])
+            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at, context.userRecordName])
     }
 
     private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {
-        let row = try Row.fetchOne(db, sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields AS fields FROM records r WHERE r.id = ?",
+        let row = try Row.fetchOne(db, sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields FROM records r WHERE r.id = ?",
                                    arguments: [rowID])
-        return row.map(makeRecord)
+        return row.map { makeRecord($0, layout: .json) }
     }
 
     func requireZone(_ zoneID: RecordZone.ID, context: StoreContext, db: GRDB.Database) throws {

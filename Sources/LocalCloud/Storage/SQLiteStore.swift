@@ -70,6 +70,7 @@ final class SQLiteStore: RecordStore {
             do {
                 let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy)
                 stores[key] = WeakStore(store)
+                store.collectGarbageInBackground()
                 return store
             } catch let error as CloudError {
                 throw error
@@ -140,6 +141,8 @@ final class SQLiteStore: RecordStore {
                 CREATE VIRTUAL TABLE records_fts USING fts5 (body, tokenize = 'unicode61 remove_diacritics 2');
                 """)
         }
+        registerChangeMigrations(&migrator)
+        SchemaStorage.registerMigrations(&migrator)
         return migrator
     }
 
@@ -198,16 +201,12 @@ final class SQLiteStore: RecordStore {
         String(UInt64.random(in: 1...UInt64.max), radix: 36)
     }
 
-    func assetStore(_ context: StoreContext, limit: Int64) -> AssetStore {
-        AssetStore(root: assetsDirectory, sizeLimit: limit)
-    }
-
     func assetURL(forDigest digest: String) -> URL? {
         digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
     }
 
-    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` then the fields JSON (column 9).
-    func makeRecord(_ row: Row) -> Record {
+    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` then its fields in `layout`.
+    func makeRecord(_ row: Row, layout: FieldsLayout) -> Record {
         let name: String = row[1]
         let type: String = row[2]
         let zone: String = row[3]
@@ -216,9 +215,19 @@ final class SQLiteStore: RecordStore {
         let createdBy: String = row[6]
         let modifiedBy: String = row[7]
         let changeTag: String = row[8]
-        let fieldsJSON: String = row[9] ?? "{}"
         var state = Record.State()
-        state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
+        switch layout {
+        case .json:
+            let fieldsJSON = row.hasNull(atIndex: 9) ? "{}" : row[9] as String
+            state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
+        case .columns(let keys):
+            state.fields.reserveCapacity(keys.count)
+            for (i, key) in keys.enumerated() {
+                let base = 9 + i * 4
+                guard !row.hasNull(atIndex: base) else { continue }
+                state.fields[key] = FieldsJSON.field(in: row, at: base, kind: row[base] as String, assetURL: assetURL(forDigest:))
+            }
+        }
         state.creationDate = Date(timeIntervalSince1970: createdAt)
         state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
         state.creatorUserRecordID = Record.ID(recordName: createdBy)

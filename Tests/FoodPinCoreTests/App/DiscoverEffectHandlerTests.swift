@@ -54,7 +54,7 @@ final class Loop: Sendable {
              until done: (AppState) -> Bool) async -> Bool {
         for effect in update(&state, msg) { handler.perform(effect, sink: sink) }
         let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(5)
+        let deadline = clock.now + .seconds(30)
         while !done(state), clock.now < deadline {
             let messages = inbox.withLock { inbox in
                 defer { inbox = [] }

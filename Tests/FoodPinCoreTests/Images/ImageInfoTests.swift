@@ -4,7 +4,8 @@ import Testing
 @testable import FoodPinCore
 
 /// Header-only probing, which the add form runs on every path the user types.
-@Suite struct ImageInfoTests {
+// Serialized: these are CPU-heavy and synchronous; run in parallel they starve the 2-thread cooperative pool.
+@Suite(.serialized) struct ImageInfoTests {
     let fixtures: ImageFixtures
 
     init() throws { fixtures = try ImageFixtures() }

@@ -8,7 +8,8 @@ import Glibc
 #endif
 
 /// The add form's pipeline on images the tests draw themselves.
-@Suite struct ImageScalerTests {
+// Serialized: these are CPU-heavy and synchronous; run in parallel they starve the 2-thread cooperative pool.
+@Suite(.serialized) struct ImageScalerTests {
     let fixtures: ImageFixtures
     let scaler = ImageScaler()
 

@@ -4,7 +4,8 @@ import Testing
 @testable import FoodPinCore
 
 /// Thumbnails drawn with libchafa from images the tests make.
-@Suite struct ThumbnailRendererTests {
+// Serialized: these are CPU-heavy and synchronous; run in parallel they starve the 2-thread cooperative pool.
+@Suite(.serialized) struct ThumbnailRendererTests {
     let fixtures: ImageFixtures
 
     init() throws { fixtures = try ImageFixtures() }

@@ -76,7 +76,7 @@ func send(_ state: inout AppState, _ messages: Msg...) -> [Effect] {
 func keys(_ text: String) -> [Msg] { text.map { .key(.character($0)) } }
 
 /// Polls `condition` until it holds or `timeout` passes; no fixed sleeps.
-func waitUntil(timeout: Duration = .seconds(5), _ condition: @Sendable () -> Bool) async -> Bool {
+func waitUntil(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {

@@ -14,9 +14,12 @@ final class TestCloud: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     func container(user: String? = "alice", environment: Container.Environment = .development,
-                   latency: Duration = .zero, assetSizeLimit: Int64 = 50 * 1024 * 1024) -> Container {
-        Container(configuration: .init(containerIdentifier: "iCloud.Test", dataDirectory: directory, user: user,
-                                       environment: environment, simulatedLatency: latency, assetSizeLimit: assetSizeLimit))
+                   latency: Duration = .zero, assetSizeLimit: Int64 = 50 * 1024 * 1024, checksIndexes: Bool = false) -> Container {
+        var configuration = Container.Configuration(containerIdentifier: "iCloud.Test", dataDirectory: directory, user: user,
+                                                    environment: environment, simulatedLatency: latency, assetSizeLimit: assetSizeLimit)
+        // Most store tests query types that just-in-time creation leaves unindexed; the schema tests turn the checks on.
+        configuration.checksIndexes = checksIndexes
+        return Container(configuration: configuration)
     }
 
     /// A file with `bytes` in the test directory.
@@ -35,7 +38,7 @@ func restaurant(_ name: String, type: String = "Cafe") -> Record {
 }
 
 /// Waits until `condition` holds or `timeout` passes; returns whether it held.
-func poll(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func poll(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }

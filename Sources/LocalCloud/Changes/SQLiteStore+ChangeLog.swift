@@ -1,0 +1,206 @@
+import Foundation
+import GRDB
+
+/// One page of a zone's changes: records changed or deleted since a token, collapsed per record.
+struct ZoneChangesPage: Sendable {
+    var modified: [(Record.ID, Result<Record, CloudError>)] = []
+    var deleted: [(Record.ID, String)] = []
+    var token: ServerChangeToken
+    var moreComing: Bool
+}
+
+/// One page of a database's changes: the zones that changed or went away.
+struct DatabaseChangesPage: Sendable {
+    var changedZones: [RecordZone.ID] = []
+    var deletedZones: [RecordZone.ID] = []
+    var token: ServerChangeToken
+    var moreComing: Bool
+}
+
+/// Change tokens on the change log the store writes in every transaction.
+protocol ChangeLogStore: Sendable {
+    func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
+                           limit: Int, context: StoreContext) throws -> ZoneChangesPage
+    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int
+    func currentChangeToken() throws -> ServerChangeToken
+}
+
+extension SQLiteStore: ChangeLogStore {
+    struct ChangeLogMeta {
+        var epoch: String
+        var floor: Int64
+
+        static func read(_ db: GRDB.Database) throws -> ChangeLogMeta {
+            let epoch = try String.fetchOne(db, sql: "SELECT value FROM change_log_meta WHERE key = 'epoch'") ?? ""
+            let floor = try Int64.fetchOne(db, sql: "SELECT value FROM change_log_meta WHERE key = 'floor'") ?? 0
+            return ChangeLogMeta(epoch: epoch, floor: floor)
+        }
+
+        /// - Throws: `changeTokenExpired` for a token from another file or older than a compaction.
+        func check(_ token: ServerChangeToken?) throws {
+            guard let token else { return }
+            guard token.epoch == epoch else {
+                throw CloudError(.changeTokenExpired, "The change token is from another database; fetch again without a token")
+            }
+            guard token.sequence >= floor else {
+                throw CloudError(.changeTokenExpired,
+                                 "The change log was compacted past this token (\(token.sequence) < \(floor)); fetch again without a token")
+            }
+        }
+    }
+
+    /// The highest sequence ever written (AUTOINCREMENT keeps it even when the log is emptied).
+    static func lastSequence(_ db: GRDB.Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT seq FROM sqlite_sequence WHERE name = 'change_log'") ?? 0
+    }
+
+    /// A zone's current records after a row ID, for a first fetch: a rowid range scan (the unary
+    /// plus keeps SQLite off the name index, which would need a sort).
+    static let zoneSnapshotSQL = """
+        SELECT id, record_name, record_type FROM records
+        WHERE +scope = ? AND +owner = ? AND +zone = ? AND id > ? ORDER BY id LIMIT ?
+        """
+
+    /// A zone's log rows after a sequence: a range of the `change_log_by_zone` index.
+    static let zoneChangesSQL = """
+        SELECT seq, record_name, record_type, kind FROM change_log
+        WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? ORDER BY seq LIMIT 500
+        """
+
+    func currentChangeToken() throws -> ServerChangeToken {
+        try read { db in
+            ServerChangeToken(epoch: try ChangeLogMeta.read(db).epoch, sequence: try Self.lastSequence(db))
+        }
+    }
+
+    func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
+                           limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+        let limit = max(1, limit)
+        // Names of changed records with their last change kind, in first-seen order.
+        struct Pending { var name: String; var type: String; var deleted: Bool }
+        let (pending, nextToken, moreComing): ([Pending], ServerChangeToken, Bool) = try read { db in
+            let meta = try ChangeLogMeta.read(db)
+            try meta.check(token)
+            try requireZone(zoneID, context: context, db: db)
+            let zone = zoneID.zoneName
+            if token == nil || token?.snapshotAfterRowID != nil {
+                // First fetch: the zone's current records by row ID (a rowid range scan; the unary
+                // plus keeps SQLite off the name index), then the log after where the snapshot began.
+                let base = try token.map(\.sequence) ?? Self.lastSequence(db)
+                let rows = try Row.fetchAll(db, sql: Self.zoneSnapshotSQL, arguments: [context.scope.rawValue, context.owner, zone, token?.snapshotAfterRowID ?? 0, limit + 1])
+                let page = rows.prefix(limit)
+                let items = page.map { Pending(name: $0[1], type: $0[2], deleted: false) }
+                if rows.count > limit, let last = page.last {
+                    return (items, ServerChangeToken(epoch: meta.epoch, sequence: base, snapshotAfterRowID: last[0]), true)
+                }
+                let more = try Bool.fetchOne(db, sql: "SELECT 1 FROM change_log WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? LIMIT 1",
+                                             arguments: [context.scope.rawValue, context.owner, zone, base]) ?? false
+                return (items, ServerChangeToken(epoch: meta.epoch, sequence: base), more)
+            }
+            let since = token?.sequence ?? 0
+            var order: [String] = []
+            var byName: [String: Pending] = [:]
+            var consumed = since
+            var moreComing = false
+            let statement = try db.cachedStatement(sql: Self.zoneChangesSQL)
+            scan: while true {
+                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, zone, consumed])
+                for row in rows {
+                    let name: String = row[1]
+                    let kind: String = row[3]
+                    if kind == "zoneDeleted" || name.isEmpty {
+                        consumed = row[0]
+                        continue
+                    }
+                    if byName[name] == nil {
+                        guard order.count < limit else {
+                            moreComing = true
+                            break scan
+                        }
+                        order.append(name)
+                    }
+                    byName[name] = Pending(name: name, type: row[2], deleted: kind == "deleted")
+                    consumed = row[0]
+                }
+                if rows.count < 500 { break }
+            }
+            return (order.compactMap { byName[$0] }, ServerChangeToken(epoch: meta.epoch, sequence: consumed), moreComing)
+        }
+
+        var page = ZoneChangesPage(token: nextToken, moreComing: moreComing)
+        let changedIDs = pending.filter { !$0.deleted }.map { Record.ID(recordName: $0.name, zoneID: zoneID) }
+        let fetched = changedIDs.isEmpty ? [:] : try fetchRecords(changedIDs, desiredKeys: desiredKeys, context: context)
+        for item in pending {
+            let id = Record.ID(recordName: item.name, zoneID: zoneID)
+            if item.deleted {
+                page.deleted.append((id, item.type))
+            } else if let result = fetched[id] {
+                // Deleted after this page's log position: a later page reports the deletion.
+                if case .failure(let error) = result, error.code == .unknownItem { continue }
+                page.modified.append((id, result))
+            }
+        }
+        return page
+    }
+
+    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
+        let limit = max(1, limit)
+        return try read { db in
+            let meta = try ChangeLogMeta.read(db)
+            try meta.check(token)
+            let existing = Set(try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ?",
+                                                   arguments: [context.scope.rawValue, context.owner]) + [RecordZone.ID.defaultZoneName])
+            guard let token, token.snapshotAfterRowID == nil else {
+                let zones = existing.sorted().map { RecordZone.ID(zoneName: $0) }
+                return DatabaseChangesPage(changedZones: zones, token: ServerChangeToken(epoch: meta.epoch, sequence: try Self.lastSequence(db)),
+                                           moreComing: false)
+            }
+            var order: [String] = []
+            var consumed = token.sequence
+            var moreComing = false
+            let statement = try db.cachedStatement(sql: """
+                SELECT seq, zone FROM change_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT 500
+                """)
+            scan: while true {
+                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, consumed])
+                for row in rows {
+                    let zone: String = row[1]
+                    if !order.contains(zone) {
+                        guard order.count < limit else {
+                            moreComing = true
+                            break scan
+                        }
+                        order.append(zone)
+                    }
+                    consumed = row[0]
+                }
+                if rows.count < 500 { break }
+            }
+            var page = DatabaseChangesPage(token: ServerChangeToken(epoch: meta.epoch, sequence: consumed), moreComing: moreComing)
+            for zone in order {
+                if existing.contains(zone) {
+                    page.changedZones.append(RecordZone.ID(zoneName: zone))
+                } else {
+                    page.deletedZones.append(RecordZone.ID(zoneName: zone))
+                }
+            }
+            return page
+        }
+    }
+
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
+        try write { db in
+            var upTo = throughSequence ?? 0
+            if let olderThan {
+                upTo = max(upTo, try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log WHERE at < ?",
+                                                     arguments: [olderThan.timeIntervalSince1970]) ?? 0)
+            }
+            guard upTo > 0 else { return (0, commit: false) }
+            try db.execute(sql: "DELETE FROM change_log WHERE seq <= ?", arguments: [upTo])
+            let removed = db.changesCount
+            try db.execute(sql: "UPDATE change_log_meta SET value = max(value, ?) WHERE key = 'floor'", arguments: [upTo])
+            return (removed, commit: true)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+
+/// Where a change fetch stopped, like `CKServerChangeToken`: pass it to the next fetch to get only what changed since.
+///
+/// ```swift
+/// let changes = try await db.recordZoneChanges(inZoneWith: .default, since: savedToken)
+/// savedToken = changes.changeToken
+/// try savedToken.data.write(to: tokenFile)          // survives restarts
+/// let restored = try ServerChangeToken(data: Data(contentsOf: tokenFile))
+/// ```
+///
+/// Opaque to callers. It holds the change-log sequence it has seen up to and the log's epoch
+/// (a random ID of the database file), so a token from another file, or one older than a
+/// compaction, fails with `changeTokenExpired` instead of silently missing changes.
+public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
+    /// The database file's change-log identity.
+    let epoch: String
+    /// Every change up to this sequence has been delivered (or is in the snapshot being delivered).
+    let sequence: Int64
+    /// During a first fetch (no token), the last record row delivered; `nil` once reading the log.
+    let snapshotAfterRowID: Int64?
+
+    init(epoch: String, sequence: Int64, snapshotAfterRowID: Int64? = nil) {
+        self.epoch = epoch
+        self.sequence = sequence
+        self.snapshotAfterRowID = snapshotAfterRowID
+    }
+
+    /// The token as bytes, to store anywhere.
+    public var data: Data {
+        (try? JSONEncoder().encode(self)) ?? Data()
+    }
+
+    /// A token from ``data``.
+    /// - Throws: `invalidArguments` when the bytes are not a token.
+    public init(data: Data) throws {
+        do {
+            self = try JSONDecoder().decode(ServerChangeToken.self, from: data)
+        } catch {
+            throw CloudError(.invalidArguments, "Not a server change token", cause: error)
+        }
+    }
+
+    public var description: String {
+        snapshotAfterRowID.map { "<ServerChangeToken \(epoch):\(sequence) snapshot>\($0)>" } ?? "<ServerChangeToken \(epoch):\(sequence)>"
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import GRDB
+
+/// The SQL indexes that back the schema's QUERYABLE, SORTABLE and SEARCHABLE flags.
+///
+/// - Queryable or sortable scalar fields: an expression index on
+///   `(scope, owner, zone, record_type, json_extract(fields, '$."f".v'))`, the exact expression
+///   the query compiler filters and sorts on, so a filter is a range scan and a sort needs no temp B-tree.
+/// - `modifiedTimestamp`, `createdBy`, `modifiedBy`: indexes on their columns. `recordName` and
+///   `createdTimestamp` are covered by the store's own unique key and Discover index.
+/// - Queryable locations: an R-tree of points per field, kept by triggers, that a distance
+///   query uses to look only inside the bounding box of its circle.
+/// - Searchable: the store's FTS5 table.
+///
+/// Indexes are created with `CREATE INDEX`, which builds them for the records already there.
+enum SchemaIndexes {
+    static let prefix = "lc_ix_"
+    static let rtreePrefix = "lc_rtree_"
+
+    struct Definition: Hashable {
+        var name: String
+        var sql: [String]
+    }
+
+    static func fieldIndexName(_ field: String) -> String { prefix + "f_" + field }
+    static func rtreeName(_ field: String) -> String { rtreePrefix + field }
+
+    /// Every index the schema calls for, by name.
+    static func definitions(for schema: Schema) -> [String: Definition] {
+        var result: [String: Definition] = [:]
+        for type in schema.recordTypes.values {
+            for field in type.fields {
+                if let system = SystemField(storedName: field.name) {
+                    guard let column = systemColumn(system), field.isQueryable || field.isSortable else { continue }
+                    let name = prefix + "s_" + column
+                    result[name] = Definition(name: name, sql: [
+                        "CREATE INDEX IF NOT EXISTS \(name) ON records (scope, owner, zone, record_type, \(column))",
+                    ])
+                    continue
+                }
+                guard FieldName.isValid(field.name) else { continue }
+                if field.type == .location {
+                    if field.isQueryable {
+                        let name = rtreeName(field.name)
+                        result[name] = Definition(name: name, sql: rtreeSQL(field: field.name))
+                    }
+                    continue
+                }
+                guard !field.type.isList, field.isQueryable || field.isSortable else { continue }
+                let name = fieldIndexName(field.name)
+                result[name] = Definition(name: name, sql: [
+                    "CREATE INDEX IF NOT EXISTS \(name) ON records (scope, owner, zone, record_type, json_extract(fields, '\(FieldName.valuePath(field.name))'))",
+                ])
+            }
+        }
+        return result
+    }
+
+    /// The system columns that need an index of their own.
+    static func systemColumn(_ field: SystemField) -> String? {
+        switch field {
+        case .modTime: "modified_at"
+        case .createdBy: "created_by"
+        case .modifiedBy: "modified_by"
+        case .recordID, .createTime, .etag: nil
+        }
+    }
+
+    /// An R-tree of one location field's points, filled from existing records and kept by triggers.
+    static func rtreeSQL(field: String) -> [String] {
+        let table = rtreeName(field)
+        let lat = "json_extract(NEW.fields, '$.\"\(field)\".v[0]')"
+        let lon = "json_extract(NEW.fields, '$.\"\(field)\".v[1]')"
+        let isPoint = "json_extract(NEW.fields, '$.\"\(field)\".t') = 'location'"
+        return [
+            "CREATE VIRTUAL TABLE IF NOT EXISTS \(table) USING rtree(id, min_lat, max_lat, min_lon, max_lon)",
+            """
+            INSERT OR REPLACE INTO \(table) (id, min_lat, max_lat, min_lon, max_lon)
+            SELECT id, json_extract(fields, '$."\(field)".v[0]'), json_extract(fields, '$."\(field)".v[0]'),
+                   json_extract(fields, '$."\(field)".v[1]'), json_extract(fields, '$."\(field)".v[1]')
+            FROM records WHERE json_extract(fields, '$."\(field)".t') = 'location'
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_insert AFTER INSERT ON records WHEN \(isPoint) BEGIN
+                INSERT OR REPLACE INTO \(table) (id, min_lat, max_lat, min_lon, max_lon) VALUES (NEW.id, \(lat), \(lat), \(lon), \(lon));
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_update AFTER UPDATE OF fields ON records BEGIN
+                DELETE FROM \(table) WHERE id = OLD.id;
+                INSERT INTO \(table) (id, min_lat, max_lat, min_lon, max_lon)
+                SELECT NEW.id, \(lat), \(lat), \(lon), \(lon) WHERE \(isPoint);
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_delete AFTER DELETE ON records BEGIN
+                DELETE FROM \(table) WHERE id = OLD.id;
+            END
+            """,
+        ]
+    }
+
+    /// Creates the indexes the schema calls for that are missing, and drops the ones it no longer wants.
+    static func synchronize(with schema: Schema, _ db: GRDB.Database) throws {
+        let wanted = definitions(for: schema)
+        let existingIndexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'lc\\_ix\\_%' ESCAPE '\\'")
+        let existingTrees = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        for name in existingIndexes where wanted[name] == nil {
+            try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
+        }
+        for name in existingTrees where wanted[name] == nil {
+            for suffix in ["_insert", "_update", "_delete"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)\(suffix)")
+            }
+            try db.execute(sql: "DROP TABLE IF EXISTS \(name)")
+        }
+        let present = Set(existingIndexes + existingTrees)
+        for (name, definition) in wanted.sorted(by: { $0.key < $1.key }) where !present.contains(name) {
+            for statement in definition.sql { try db.execute(sql: statement) }
+        }
+    }
+
+    /// Whether an R-tree exists for a location field; the query compiler asks before using it.
+    static func hasRTree(field: String, _ db: GRDB.Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", arguments: [rtreeName(field)]) ?? false
+    }
+}
+
+extension SchemaIndexes {
+    /// The location fields that have an R-tree.
+    static func locationIndexes(_ db: GRDB.Database) throws -> Set<String> {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        return Set(names.map { String($0.dropFirst(rtreePrefix.count)) })
+    }
+
+    /// `r.id IN (points inside the circle's bounding box)`: the R-tree narrows a distance filter
+    /// to nearby records before the exact haversine test runs on them.
+    static func boundingBox(field: String, around center: Location, kilometres: Double) -> SQLFragment {
+        // A degree of latitude is at least 110.5 km; widen a little so the box always holds the circle.
+        let latDelta = kilometres / 110.5 * 1.01
+        let minLat = max(-90, center.latitude - latDelta), maxLat = min(90, center.latitude + latDelta)
+        let widestLat = max(abs(minLat), abs(maxLat))
+        let cosine = cos(widestLat * .pi / 180)
+        var minLon = -180.0, maxLon = 180.0
+        if cosine > 0.01 {
+            let lonDelta = kilometres / (111.32 * cosine) * 1.01
+            if center.longitude - lonDelta >= -180 && center.longitude + lonDelta <= 180 {
+                minLon = center.longitude - lonDelta
+                maxLon = center.longitude + lonDelta
+            }
+        }
+        return SQLFragment(
+            "r.id IN (SELECT id FROM \(rtreeName(field)) WHERE min_lat <= ? AND max_lat >= ? AND min_lon <= ? AND max_lon >= ?)",
+            [maxLat, minLat, maxLon, minLon])
+    }
+}
+
+extension PredicateNode {
+    /// Whether a distance filter appears anywhere in the predicate.
+    var hasDistance: Bool {
+        switch self {
+        case .distance: true
+        case .and(let nodes): nodes.contains { $0.hasDistance }
+        case .not(let inner): inner.hasDistance
+        default: false
+        }
+    }
+}
+
+extension SchemaIndexes {
+    /// Refills the full-text rows of one type's records from its SEARCHABLE fields, so adding
+    /// (or removing) a searchable index takes effect for the records already stored.
+    static func rebuildSearch(for type: RecordTypeSchema, _ db: GRDB.Database) throws {
+        try db.execute(sql: "DELETE FROM records_fts WHERE rowid IN (SELECT id FROM records WHERE record_type = ?)", arguments: [type.name])
+        let parts = type.fields.filter { $0.isSearchable && FieldName.isValid($0.name) }.map { field in
+            let path = FieldName.valuePath(field.name)
+            return field.type.isList
+                ? "coalesce((SELECT group_concat(value, char(10)) FROM json_each(fields, '\(path)')), '')"
+                : "coalesce(json_extract(fields, '\(path)'), '')"
+        }
+        guard !parts.isEmpty else { return }
+        try db.execute(sql: """
+            INSERT INTO records_fts (rowid, body)
+            SELECT id, body FROM (SELECT id, \(parts.joined(separator: " || char(10) || ")) AS body FROM records WHERE record_type = ?)
+            WHERE trim(body, char(10)) <> ''
+            """, arguments: [type.name])
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// The notifications for the current user's subscriptions, as they happen: the local stand-in for push.
+///
+/// ```swift
+/// Task {
+///     for await notification in container.notifications { … }
+/// }
+/// ```
+///
+/// Each iteration opens its own read-only connection and polls `PRAGMA data_version`
+/// (every ``pollInterval``), which changes when any process commits. Only then does it read
+/// the change log after the last sequence it saw and match the new rows against the
+/// subscriptions stored in the container, so an idle iteration costs almost nothing.
+/// Iteration starts at the current end of the log: earlier changes are not replayed.
+/// Ending the loop (or cancelling its task) stops the watcher.
+public struct Notifications: AsyncSequence, Sendable {
+    public typealias Element = Notification
+
+    let configuration: Container.Configuration
+    let core: ContainerCore
+    /// Deliver changes after this change-log position; `nil` starts at the end of the log.
+    let startSequence: Int64?
+    /// How often the watcher checks for commits; the delivery latency is about this plus the match.
+    public var pollInterval: Duration = .milliseconds(100)
+
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        var base: AsyncStream<Notification>.Iterator
+
+        public mutating func next() async -> Notification? {
+            await base.next()
+        }
+    }
+
+    public func makeAsyncIterator() -> AsyncIterator {
+        let (stream, continuation) = AsyncStream<Notification>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let watcher = NotificationWatcher(configuration: configuration, core: core, pollInterval: pollInterval, startSequence: startSequence) { notification in
+            continuation.yield(notification)
+        }
+        watcher.start()
+        continuation.onTermination = { _ in watcher.stop() }
+        return AsyncIterator(base: stream.makeAsyncIterator())
+    }
+}
+
+extension Container {
+    /// Every notification for the current user's subscriptions, from now on. See ``Notifications``.
+    public var notifications: Notifications {
+        Notifications(configuration: configuration, core: core, startSequence: nil)
+    }
+
+    /// The notifications for changes after `token`, then live ones: what a process missed while
+    /// it was not running (`currentChangeToken()` saved at exit), or a start with no race.
+    public func notifications(since token: ServerChangeToken) -> Notifications {
+        Notifications(configuration: configuration, core: core, startSequence: token.sequence)
+    }
+}

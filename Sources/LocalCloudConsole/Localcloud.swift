@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import LocalCloud
+
+/// The root command. Every subcommand takes the global options (`--data-dir`, `--container`,
+/// `--environment`, `--user`, `--json`), before or after its name.
+struct Localcloud: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "localcloud",
+        abstract: "Inspect and shape a LocalCloud container, like the CloudKit Console.",
+        discussion: """
+            The data directory is --data-dir, else LOCALCLOUD_HOME, else $XDG_DATA_HOME/localcloud, \
+            else ~/.local/share/localcloud. The container is --container, else LOCALCLOUD_CONTAINER, else iCloud.FoodPin.
+            Errors print one line on stderr with the CloudError code and exit non-zero.
+
+            Global options, before or after the subcommand: --data-dir <path>, --container <id>, \
+            --environment development|production, --user <name> ("" for no account), --json.
+            """,
+        subcommands: [
+            SchemaCommand.self, IndexCommand.self, RolesCommand.self, RecordsCommand.self,
+            ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self, GCCommand.self,
+        ]
+    )
+
+    /// Parses, runs, and turns any error into one line on stderr and a non-zero exit.
+    static func runMain() async {
+        let command: any ParsableCommand
+        do {
+            command = try parseAsRoot(GlobalOptions.movedAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+        } catch {
+            exit(withError: error)
+        }
+        do {
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                var syncCommand = command
+                try syncCommand.run()
+            }
+        } catch let error as CloudError {
+            Output.error("\(error.code.name) (\(error.code.rawValue)): \(error.message)")
+            Foundation.exit(1)
+        } catch let error as ConsoleFailure {
+            Output.error(error.message)
+            Foundation.exit(error.exitCode)
+        } catch {
+            exit(withError: error)
+        }
+    }
+}
+
+/// A console-level failure that is not a CloudError (a file that cannot be read, a refused confirmation).
+struct ConsoleFailure: Error {
+    var message: String
+    var exitCode: Int32 = 1
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Writing results: plain text for people, JSON with `--json` for scripts.
+enum Output {
+    static func line(_ text: String = "") {
+        print(text)
+    }
+
+    /// One line on stderr, prefixed so it is clear which tool failed.
+    static func error(_ text: String) {
+        let line = "localcloud: error: " + text.replacingOccurrences(of: "\n", with: " ") + "\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Pretty, key-sorted JSON of a JSON-compatible value (dictionaries, arrays, strings, numbers, bools, NSNull).
+    static func json(_ value: Any) throws {
+        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        print(String(decoding: data, as: UTF8.self))
+    }
+
+    /// Rows as aligned columns.
+    static func table(_ header: [String], _ rows: [[String]]) {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }
+        for row in all {
+            let cells = row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell.padding(toLength: widths[index], withPad: " ", startingAt: 0)
+            }
+            print(cells.joined(separator: "  "))
+        }
+    }
+}
