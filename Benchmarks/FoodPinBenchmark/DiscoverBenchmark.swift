@@ -67,7 +67,7 @@ struct DiscoverBenchmark {
             let ms = try Bench.milliseconds {
                 let container = Container(configuration: configuration)
                 let backend = CloudDiscoverBackend(
-                    container: container, seeder: SampleSeeder(database: container.publicCloudDatabase, assets: assets))
+                    container: container, seeder: SampleSeeder(container: container, assets: assets))
                 let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
                 let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
                 let app = DiscoverApp(config: AppConfig(colorMode: .colors256, currentUser: "bench"), handler: handler,
@@ -91,7 +91,7 @@ struct DiscoverBenchmark {
         // Where the time goes: a new container's first call, the seeded check, one page query.
         let container = Container(configuration: configuration)
         let backend = CloudDiscoverBackend(container: container)
-        let seeder = SampleSeeder(database: container.publicCloudDatabase, assets: assets)
+        let seeder = SampleSeeder(container: container, assets: assets)
         let open = try Bench.milliseconds { _ = try blocking { try await backend.firstPage(limit: 1) } }
         let check = try Bench.milliseconds { _ = try blocking { try await seeder.seedIfNeeded() } }
         let query = try Bench.milliseconds { _ = try blocking { try await backend.firstPage(limit: 50) } }

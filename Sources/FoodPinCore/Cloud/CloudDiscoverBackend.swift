@@ -139,12 +139,45 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     // MARK: Changes
 
-    /// Other users' changes as they happen.
-    ///
-    /// TODO: map `container.notifications` (the subscriptions work) to ``RemoteChange``s, skipping
-    /// the current user's own saves. Until it lands, the stream finishes at once and `r` refreshes.
+    /// The subscription the Discover screen listens with: every Restaurant created, changed or deleted.
+    static let subscriptionID = "foodpin-discover"
+
+    /// Other users' changes as they happen: a `QuerySubscription` on Restaurant (saved once per
+    /// user; saving it again replaces it) and `container.notifications`, skipping the current
+    /// user's own changes. The stream finishes without an account, since nothing can be subscribed.
     public func changes() -> AsyncStream<[RemoteChange]> {
-        AsyncStream { $0.finish() }
+        let container = container
+        let database = database
+        let ownRecordName = container.configuration.user.map { "_" + $0 }
+        return AsyncStream<[RemoteChange]> { continuation in
+            let task = Task {
+                do {
+                    let subscription = QuerySubscription(
+                        recordType: RestaurantRecord.recordType, predicate: Predicate(value: true),
+                        subscriptionID: Self.subscriptionID,
+                        options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
+                    _ = try await database.save(subscription)
+                } catch {
+                    continuation.finish()
+                    return
+                }
+                for await notification in container.notifications {
+                    guard notification.subscriptionID == Self.subscriptionID, let id = notification.recordID else { continue }
+                    if let ownRecordName, notification.modifiedBy?.recordName == ownRecordName { continue }
+                    continuation.yield([RemoteChange(recordID: id.recordName, kind: Self.kind(notification.queryNotificationReason))])
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    static func kind(_ reason: CloudNotification.Reason) -> RemoteChange.Kind {
+        switch reason {
+        case .recordCreated: .created
+        case .recordUpdated: .updated
+        case .recordDeleted: .deleted
+        }
     }
 
     // MARK: Seeding

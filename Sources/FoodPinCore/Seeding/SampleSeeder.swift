@@ -8,7 +8,7 @@ import LocalCloud
 /// let outcome = try await seeder.seedIfNeeded()   // .seeded(24), then .alreadySeeded forever after
 /// ```
 ///
-/// - Idempotent and cheap once seeded: one query for a single record with no fields.
+/// - Idempotent and cheap once seeded: a read of the schema and one query for a single record with no fields.
 /// - Race-safe: every sample has a fixed record name (`sample-<slug>`) and all of them are saved
 ///   in one atomic request with `.ifServerRecordUnchanged`. A brand-new record whose name exists
 ///   fails with `serverRecordChanged`, so when two processes seed at once, the second one's
@@ -23,21 +23,39 @@ public struct SampleSeeder: Sendable {
         case notSignedIn
     }
 
-    public let database: Database
+    public let container: Container
     public let assets: URL
+    public var database: Database { container.publicCloudDatabase }
 
-    public init(database: Database, assets: URL) {
-        self.database = database
+    public init(container: Container, assets: URL) {
+        self.container = container
         self.assets = assets
     }
 
-    /// Seeds if the database has no `Restaurant` records.
+    /// Makes sure the schema from `Assets/FoodPin.ckdb` is in place, then seeds if the database
+    /// has no `Restaurant` records.
     ///
     /// - Throws: the samples file cannot be read, or the store failed for another reason than a concurrent seed.
     @discardableResult
     public func seedIfNeeded() async throws -> Outcome {
+        try ensureSchema()
         if try await hasRestaurants() { return .alreadySeeded }
         return try await seed()
+    }
+
+    /// Merges `Assets/FoodPin.ckdb` (record types, indexes, roles) into the development schema
+    /// when it adds anything: queries need its indexes ("Type is not marked indexable").
+    ///
+    /// Cheap once done: one read of the schema and a parse of the file, no write. Two processes
+    /// may both import; merging is idempotent. Production's schema only changes by deploying.
+    public func ensureSchema() throws {
+        let file = assets.appendingPathComponent("FoodPin.ckdb")
+        guard container.configuration.environment == .development,
+              FileManager.default.fileExists(atPath: file.path) else { return }
+        let imported = try Schema(ckdb: String(contentsOf: file, encoding: .utf8))
+        let current = try container.schema()
+        if try current.merging(imported) == current { return }
+        try container.importSchema(imported)
     }
 
     /// One row of the Discover query: it runs on the `(type, creationDate)` index, where an

@@ -14,7 +14,7 @@ struct CloudSession {
     init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let container = Container(configuration: options.containerConfiguration(environment: environment))
         let seeder = SampleAssets.locate(environment: environment).map {
-            SampleSeeder(database: container.publicCloudDatabase, assets: $0)
+            SampleSeeder(container: container, assets: $0)
         }
         self.container = container
         backend = CloudDiscoverBackend(container: container, seeder: seeder)

@@ -24,13 +24,17 @@ final class CloudFixture {
 
     static var sampleCount: Int { (try? SampleAssets.restaurants(in: assets).count) ?? -1 }
 
-    func container(user: String? = "alice", assetSizeLimit: Int64 = 50 * 1024 * 1024) -> Container {
-        Container(configuration: .init(dataDirectory: directory.appendingPathComponent("data", isDirectory: true),
-                                       user: user, assetSizeLimit: assetSizeLimit))
+    /// A container on the fixture's data directory; with `schema`, FoodPin's schema is in place
+    /// first (queries need its indexes), as the seeder would leave it.
+    func container(user: String? = "alice", assetSizeLimit: Int64 = 50 * 1024 * 1024, schema: Bool = true) -> Container {
+        let container = Container(configuration: .init(dataDirectory: directory.appendingPathComponent("data", isDirectory: true),
+                                                       user: user, assetSizeLimit: assetSizeLimit))
+        if schema { try? seeder(container).ensureSchema() }
+        return container
     }
 
     func seeder(_ container: Container) -> SampleSeeder {
-        SampleSeeder(database: container.publicCloudDatabase, assets: Self.assets)
+        SampleSeeder(container: container, assets: Self.assets)
     }
 
     func backend(user: String? = "alice", seeded: Bool = false, assetSizeLimit: Int64 = 50 * 1024 * 1024) -> CloudDiscoverBackend {
