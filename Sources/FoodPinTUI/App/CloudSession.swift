@@ -5,11 +5,16 @@ import Synchronization
 
 /// The container, backend and seeder that `foodpin`, `foodpin list` and `foodpin add` share.
 ///
-/// All three seed an empty public database first (so a fresh data directory lists the samples);
-/// once seeded that costs one one-row query, and concurrent first runs still make one copy.
+/// The screen and `foodpin list` seed an empty public database before their first query (so a
+/// fresh data directory shows the samples); once seeded that costs a schema read and a one-row
+/// query, and concurrent first runs still make one copy. `foodpin add` only makes sure the schema
+/// is in place and adds exactly what it was asked to: scripts that add N restaurants to a fresh
+/// directory find N (the reliability runs count them), and the next screen or list seeds nothing,
+/// since the database is no longer empty.
 struct CloudSession {
     let container: Container
     let backend: CloudDiscoverBackend
+    let seeder: SampleSeeder?
 
     init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
         let container = Container(configuration: options.containerConfiguration(environment: environment))
@@ -17,6 +22,7 @@ struct CloudSession {
             SampleSeeder(container: container, assets: $0)
         }
         self.container = container
+        self.seeder = seeder
         backend = CloudDiscoverBackend(container: container, seeder: seeder)
     }
 }

@@ -44,10 +44,11 @@ struct AddCommand: ParsableCommand {
             throw ExitCode(2)
         }
         let draft = form.draft
-        let backend = CloudSession(options: options).backend
+        let session = CloudSession(options: options)
+        let (backend, seeder) = (session.backend, session.seeder)
         do {
             let saved = try runBlocking {
-                await backend.seedOnce()
+                try seeder?.ensureSchema()   // no samples here: see CloudSession
                 return try await backend.save(draft)
             }
             print(saved.id)
