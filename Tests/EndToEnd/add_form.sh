@@ -17,7 +17,7 @@ NAME="Café Ünïcode 東京 🍜"
 
 echo "=== add form"
 e2e_start --env LOCALCLOUD_USER=alice -- --data-dir "$DATA"
-wait_for "24 restaurants" 15
+wait_for "24 restaurants" 30
 before="$(count)"
 
 send a
@@ -30,7 +30,7 @@ send_text "Noodles and coffee, open late."; send Tab
 send_text "$E2E_TMP/big.jpg"
 wait_for "$NAME"
 send C-s
-wait_for "25 restaurants" 20
+wait_for "25 restaurants" 40
 wait_gone "New Restaurant"
 wait_for_line "^▌ .*Café Ünïcode 東京 🍜"
 [ "$(capture | sed -n 3p | grep -c 'Café Ünïcode')" = 1 ] || fail "the new restaurant is not the top row"
@@ -54,7 +54,7 @@ send_text "Thai";           send Tab
 send_text "Bangkok";        send Tab Tab Tab
 send_text "$E2E_TMP/corrupt.jpg"
 send C-s
-wait_for "corrupt.jpg is truncated or corrupt" 15
+wait_for "corrupt.jpg is truncated or corrupt" 30
 wait_for "New Restaurant"
 wait_for "Broken Picture"
 [ "$(count)" = $((before + 1)) ] || fail "a restaurant was saved with a corrupt image"

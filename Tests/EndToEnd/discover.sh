@@ -14,10 +14,10 @@ row_name_at() { capture | sed -n "${1}p" | sed -E 's/^(▌| ) [^ ]* +//; s/^ *//
 
 echo "=== discover: first run, LOCALCLOUD_LATENCY_MS=800"
 e2e_start --env LOCALCLOUD_USER=alice --env LOCALCLOUD_LATENCY_MS=800 -- --data-dir "$DATA"
-wait_for_line '^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Loading restaurants…' 5
+wait_for_line '^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Loading restaurants…' 30
 pass "the spinner shows while the first page loads (and the samples are seeded)"
-wait_for "24 restaurants" 20
-wait_gone "Loading restaurants…" 5
+wait_for "24 restaurants" 40
+wait_gone "Loading restaurants…" 30
 pass "the 24 sample restaurants arrive"
 
 # Newest first: bob adds two restaurants one after the other from another process.
@@ -26,7 +26,7 @@ LOCALCLOUD_USER=bob "$E2E_BIN" add --data-dir "$DATA" --name "Bob's Newest Bistr
 send j
 wait_for_line '^▌ .*拉麵 一番'
 send r
-wait_for "26 restaurants" 10
+wait_for "26 restaurants" 30
 wait_gone "Refreshing"
 grep -q '拉麵 一番' <<<"$(selected_line)" || fail "the selection moved on refresh: $(selected_line)"
 # The reader's place is kept (the list scrolled by the two new rows): go to the top to see them.
@@ -67,7 +67,7 @@ wait_for_line '^▌ .*拉麵 一番'
 pass "Esc returns to the list with the same selection"
 
 resize_to 40 12
-wait_for_line '^ FoodPin' 5
+wait_for_line '^ FoodPin' 30
 [ "$(capture | wc -L)" -le 40 ] || fail "lines wider than 40 columns after resize"
 resize_to 100 30
 wait_for "26 restaurants"

@@ -11,19 +11,19 @@ bob_add() { LOCALCLOUD_USER=bob "$E2E_BIN" add --data-dir "$DATA" --name "$1" --
 
 echo "=== discover: live changes"
 e2e_start --env LOCALCLOUD_USER=alice -- --data-dir "$DATA"
-wait_for "24 restaurants" 15
+wait_for "24 restaurants" 30
 send j j
 wait_for_line '^▌ .*Trattoria Bella Vista'
 
 bob_add "Bob's First Bistro"
-wait_for "1 new restaurant — press r" 5
+wait_for "1 new restaurant — press r" 30
 bob_add "Bob's Second Bistro"
-wait_for "2 new restaurants — press r" 5
+wait_for "2 new restaurants — press r" 30
 grep -q '^▌ .*Trattoria Bella Vista' <<<"$(capture)" || fail "the banner moved the selection"
 pass "bob's saves raise a banner within seconds, with no keypress; the selection stays"
 
 send r
-wait_for "26 restaurants" 10
+wait_for "26 restaurants" 30
 wait_gone "new restaurant"
 grep -q '^▌ .*Trattoria Bella Vista' <<<"$(capture)" || fail "r moved the selection"
 send g
@@ -33,7 +33,7 @@ pass "r brings bob's restaurants in at the top, newest first, selection kept"
 
 LOCALCLOUD_USER=alice "$E2E_BIN" add --data-dir "$DATA" --name "Alice's Own" --type Cafe --location Lyon >/dev/null
 bob_add "Bob's Third Bistro"
-wait_for "1 new restaurant — press r" 5
+wait_for "1 new restaurant — press r" 30
 if grep -q "2 new restaurants" <<<"$(capture)"; then fail "alice's own save was counted"; fi
 pass "alice's own save raises no banner (only bob's counts)"
 

@@ -14,7 +14,7 @@ E2E_BIN="${FOODPIN_BIN:-$E2E_ROOT/.build/debug/foodpin}"
 E2E_TMP="$(mktemp -d "${TMPDIR:-/tmp}/foodpin-e2e.XXXXXX")"
 E2E_SOCKET="foodpin-e2e-$$-$RANDOM"
 E2E_SESSION="e2e"
-E2E_TIMEOUT="${E2E_TIMEOUT:-10}"
+E2E_TIMEOUT="${E2E_TIMEOUT:-30}"  # generous: only a failing wait reaches it, and CI machines are loaded
 E2E_FAILED=0
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 unset TMUX TMUX_PANE

@@ -20,7 +20,7 @@ color_codes() {
 echo "=== runtime demo, TERM=xterm-256color"
 e2e_start -- --demo
 
-wait_for_line '^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Loading restaurants…' 5
+wait_for_line '^ [⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Loading restaurants…' 30
 first_frame="$(grep -m1 -o '^ [^ ] Loading' <<<"$(capture)")"
 deadline=$(( $(date +%s%N) + 2000000000 ))
 while [ "$(grep -m1 -o '^ [^ ] Loading' <<<"$(capture)" || true)" = "$first_frame" ]; do
@@ -28,7 +28,7 @@ while [ "$(grep -m1 -o '^ [^ ] Loading' <<<"$(capture)" || true)" = "$first_fram
   sleep 0.02
 done
 pass "spinner shows and animates (ticks) while loading"
-wait_for "> 001  Golden Dragon 1" 5
+wait_for "> 001  Golden Dragon 1" 30
 pass "rows arrive from a background message, with no keypress"
 
 # Idle means asleep in poll(): no ticks once loaded, so the UI thread does not wake at all.

@@ -108,7 +108,7 @@ import Testing
         operation.qualityOfService = .userInitiated
         db.add(operation)
         operation.cancel()
-        #expect(await poll(timeout: .seconds(5)) { final.count == 1 })
+        #expect(await poll(timeout: .seconds(30)) { final.count == 1 })
         #expect(final.values == [.operationCancelled])
 
         let early = FetchRecordsOperation(recordIDs: [])
@@ -118,7 +118,7 @@ import Testing
         }
         early.cancel()
         db.add(early)
-        #expect(await poll(timeout: .seconds(5)) { earlyResult.count == 1 })
+        #expect(await poll(timeout: .seconds(30)) { earlyResult.count == 1 })
         #expect(earlyResult.values == [.operationCancelled])
     }
 

@@ -18,7 +18,7 @@ import Testing
         // The subscription is saved and the watcher started before anything below counts.
         var subscribed = false
         let clock = ContinuousClock()
-        let subscribeDeadline = clock.now + .seconds(10)
+        let subscribeDeadline = clock.now + .seconds(60)
         while !subscribed && clock.now < subscribeDeadline {
             subscribed = try await alice.database.allSubscriptions().contains { $0.subscriptionID == CloudDiscoverBackend.subscriptionID }
             if !subscribed { try await Task.sleep(for: .milliseconds(20)) }
@@ -26,7 +26,7 @@ import Testing
         #expect(subscribed)
         // Keep saving as bob until one arrives: the watcher starts at the log's end after subscribing.
         var bobsIDs: [String] = []
-        let deadline = clock.now + .seconds(15)
+        let deadline = clock.now + .seconds(60)
         while received.withLock({ $0.isEmpty }) && clock.now < deadline {
             bobsIDs.append(try await bob.save(RestaurantDraft(name: "Bob's \(bobsIDs.count)", type: "T", location: "L")).id)
             _ = await waitUntil(timeout: .seconds(2)) { !received.withLock { $0.isEmpty } }
@@ -37,7 +37,7 @@ import Testing
 
         let mine = try await alice.save(RestaurantDraft(name: "Alice's own", type: "T", location: "L"))
         let bobsLast = try await bob.save(RestaurantDraft(name: "Bob's last", type: "T", location: "L"))
-        #expect(await waitUntil(timeout: .seconds(10)) { received.withLock { $0.contains { $0.recordID == bobsLast.id } } })
+        #expect(await waitUntil(timeout: .seconds(60)) { received.withLock { $0.contains { $0.recordID == bobsLast.id } } })
         #expect(!received.withLock { $0.contains { $0.recordID == mine.id } })
     }
 
