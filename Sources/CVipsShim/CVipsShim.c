@@ -313,12 +313,7 @@ static int write_pixels(VipsImage *in, CVipsPixels *out) {
     return 0;
 }
 
-int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, CVipsPixels *out) {
-    memset(out, 0, sizeof(*out));
-    VipsSource *source = vips_source_new_from_file(path);
-    if (!source) {
-        return -1;
-    }
+static int pixels_jpeg_source(VipsSource *source, int shrink, int width, int height, CVipsPixels *out) {
     VipsImage *loaded = NULL;
     int result = vips_jpegload_source(source, &loaded,
         "shrink", shrink,
@@ -348,6 +343,24 @@ int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, 
     result = write_pixels(current, out);
     g_object_unref(current);
     return result;
+}
+
+int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsSource *source = vips_source_new_from_file(path);
+    if (!source) {
+        return -1;
+    }
+    return pixels_jpeg_source(source, shrink, width, height, out);
+}
+
+int cvips_pixels_jpeg_buffer(const void *data, size_t length, int shrink, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsSource *source = vips_source_new_from_memory(data, length);
+    if (!source) {
+        return -1;
+    }
+    return pixels_jpeg_source(source, shrink, width, height, out);
 }
 
 int cvips_pixels_file(const char *path, int width, int height, CVipsPixels *out) {

@@ -74,6 +74,8 @@ typedef struct CVipsPixels {
 /// rotated; libchafa resamples the rest. Returns 0, -1 when the input is truncated or corrupt
 /// (found once pixels are read), -3 when it cannot be converted to sRGB.
 int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, CVipsPixels *out);
+/// The same as cvips_pixels_jpeg_file, from JPEG bytes (read before this returns).
+int cvips_pixels_jpeg_buffer(const void *data, size_t length, int shrink, int width, int height, CVipsPixels *out);
 /// cvips_thumbnail_file, then the pixels as for cvips_pixels_jpeg_file.
 int cvips_pixels_file(const char *path, int width, int height, CVipsPixels *out);
 /// cvips_thumbnail_buffer, then the pixels as for cvips_pixels_jpeg_file.

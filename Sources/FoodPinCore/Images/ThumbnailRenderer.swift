@@ -39,29 +39,34 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
-        let name = url.lastPathComponent
         let size = Self.pixelSize(for: box)
-        // JPEGs (every stored asset) decode straight at 1/n and go to libchafa as they come
-        // out of libjpeg: chafa resamples to its 8×8 pixels per cell anyway.
-        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
-        let shrink = info.format == "jpeg" ? ImageScaler.jpegShrink(ratio: ratio) : 1
         var pixels = CVipsPixels()
         let result = info.format == "jpeg"
-            ? cvips_pixels_jpeg_file(path, Int32(shrink), Int32(size.width), Int32(size.height), &pixels)
+            ? cvips_pixels_jpeg_file(path, Self.jpegShrink(info, size), Int32(size.width), Int32(size.height), &pixels)
             : cvips_pixels_file(path, Int32(size.width), Int32(size.height), &pixels)
-        return try draw(result, pixels, info: info, in: box, name: name, path: path)
+        return try draw(result, pixels, info: info, in: box, name: url.lastPathComponent, path: path)
     }
 
-    /// Renders encoded image bytes (JPEG, PNG, …) into `box`.
+    /// Renders encoded image bytes (JPEG, PNG, …) into `box`, exactly as the same file would be.
     public func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let size = Self.pixelSize(for: box)
-        // vips_thumbnail_buffer reads the bytes lazily; the pixels are in memory when this returns.
+        // The pixels are in memory when the shim returns, so the bytes need not outlive the call.
         var pixels = CVipsPixels()
         let result = data.withUnsafeBytes { raw in
-            cvips_pixels_buffer(raw.baseAddress, raw.count, Int32(size.width), Int32(size.height), &pixels)
+            info.format == "jpeg"
+                ? cvips_pixels_jpeg_buffer(
+                    raw.baseAddress, raw.count, Self.jpegShrink(info, size), Int32(size.width), Int32(size.height), &pixels)
+                : cvips_pixels_buffer(raw.baseAddress, raw.count, Int32(size.width), Int32(size.height), &pixels)
         }
         return try draw(result, pixels, info: info, in: box, name: "The image", path: nil)
+    }
+
+    /// JPEGs (every stored asset) decode straight at 1/n and go to libchafa as libjpeg
+    /// delivers them: chafa resamples to its 8×8 pixels per cell anyway.
+    private static func jpegShrink(_ info: ImageInfo, _ size: (width: Int, height: Int)) -> Int32 {
+        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
+        return Int32(ImageScaler.jpegShrink(ratio: ratio))
     }
 
     static func pixelSize(for box: CellBox) -> (width: Int, height: Int) {
