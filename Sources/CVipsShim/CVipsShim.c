@@ -74,6 +74,34 @@ int cvips_header_file(const char *path, CVipsHeader *out) {
     return 0;
 }
 
+int cvips_probe_file(const char *path, CVipsHeader *out) {
+    VipsSource *source = vips_source_new_from_file(path);
+    if (!source) {
+        return -2;
+    }
+    const char *loader = vips_foreign_find_load_source(source);
+    if (!loader) {
+        g_object_unref(source);
+        return -2;
+    }
+    // The common case (every stored asset) skips vips_image_new_from_source, which would
+    // sniff the bytes against every loader again.
+    VipsImage *image = NULL;
+    int result = strcmp(loader, "VipsForeignLoadJpegSource") == 0
+        ? vips_jpegload_source(source, &image, "fail_on", VIPS_FAIL_ON_ERROR, NULL)
+        : ((image = vips_image_new_from_source(source, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL)) ? 0 : -1);
+    g_object_unref(source);
+    if (result || !image) {
+        if (image) {
+            g_object_unref(image);
+        }
+        return -1;
+    }
+    fill_header(image, loader, out);
+    g_object_unref(image);
+    return 0;
+}
+
 int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out) {
     const char *loader = vips_foreign_find_load_buffer(data, length);
     if (!loader) {
@@ -241,6 +269,120 @@ int cvips_to_rgba8(VipsImage *in, VipsImage **out) {
     }
     *out = current;
     return 0;
+}
+
+/// Decodes `in` to memory as 8-bit sRGB with 3 or 4 bands (alpha kept).
+static int write_pixels(VipsImage *in, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *current = NULL;
+    if (to_srgb8(in, &current)) {
+        return -3;
+    }
+    int bands = vips_image_get_bands(current);
+    if (bands > 4) {
+        VipsImage *four = NULL;
+        int result = vips_extract_band(current, &four, 0, "n", 4, NULL);
+        g_object_unref(current);
+        if (result) {
+            return -1;
+        }
+        current = four;
+        bands = 4;
+    } else if (bands < 3) {
+        g_object_unref(current);
+        vips_error("cvips", "expected 3 or 4 bands after sRGB conversion, got %d", bands);
+        return -3;
+    }
+    size_t length = 0;
+    void *data = vips_image_write_to_memory(current, &length);
+    int width = vips_image_get_width(current);
+    int height = vips_image_get_height(current);
+    g_object_unref(current);
+    if (!data) {
+        return -1;
+    }
+    if (length < (size_t)width * (size_t)height * (size_t)bands) {
+        g_free(data);
+        vips_error("cvips", "decoded %zu bytes for %dx%dx%d", length, width, height, bands);
+        return -1;
+    }
+    out->data = data;
+    out->width = width;
+    out->height = height;
+    out->bands = bands;
+    return 0;
+}
+
+static int pixels_jpeg_source(VipsSource *source, int shrink, int width, int height, CVipsPixels *out) {
+    VipsImage *loaded = NULL;
+    int result = vips_jpegload_source(source, &loaded,
+        "shrink", shrink,
+        "access", VIPS_ACCESS_SEQUENTIAL,
+        "fail_on", VIPS_FAIL_ON_ERROR,
+        NULL);
+    g_object_unref(source);
+    if (result) {
+        return -1;
+    }
+    // libjpeg's 1/shrink decode lands within a few times the target; libchafa resamples the
+    // rest while it draws, so vips_thumbnail_image (a dozen operations of fixed cost) is only
+    // needed to turn the picture upright or when the decode is still far too large.
+    VipsImage *current = loaded;
+    if (vips_image_get_orientation(loaded) != 1
+        || vips_image_get_width(loaded) > 4 * width || vips_image_get_height(loaded) > 4 * height) {
+        result = vips_thumbnail_image(loaded, &current, width,
+            "height", height,
+            "size", VIPS_SIZE_DOWN,
+            "no_rotate", FALSE,
+            NULL);
+        g_object_unref(loaded);
+        if (result) {
+            return -1;
+        }
+    }
+    result = write_pixels(current, out);
+    g_object_unref(current);
+    return result;
+}
+
+int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsSource *source = vips_source_new_from_file(path);
+    if (!source) {
+        return -1;
+    }
+    return pixels_jpeg_source(source, shrink, width, height, out);
+}
+
+int cvips_pixels_jpeg_buffer(const void *data, size_t length, int shrink, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsSource *source = vips_source_new_from_memory(data, length);
+    if (!source) {
+        return -1;
+    }
+    return pixels_jpeg_source(source, shrink, width, height, out);
+}
+
+int cvips_pixels_file(const char *path, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *thumbnail = NULL;
+    if (cvips_thumbnail_file(path, width, height, &thumbnail)) {
+        return -1;
+    }
+    int result = write_pixels(thumbnail, out);
+    g_object_unref(thumbnail);
+    return result;
+}
+
+int cvips_pixels_buffer(const void *data, size_t length, int width, int height, CVipsPixels *out) {
+    memset(out, 0, sizeof(*out));
+    VipsImage *thumbnail = NULL;
+    if (cvips_thumbnail_buffer(data, length, width, height, &thumbnail)) {
+        return -1;
+    }
+    int result = write_pixels(thumbnail, out);
+    g_object_unref(thumbnail);
+    return result;
 }
 
 int cvips_jpegsave_buffer(VipsImage *in, int quality, void **out, size_t *length) {

@@ -37,6 +37,9 @@ int cvips_is_image_file(const char *path);
 
 /// Reads the header of a file. Never decodes pixels.
 int cvips_header_file(const char *path, CVipsHeader *out);
+/// Sniffs and reads the header of a file in one pass (one open, one loader search).
+/// Returns 0 on success, -2 when no loader recognises the bytes, -1 when the header is corrupt.
+int cvips_probe_file(const char *path, CVipsHeader *out);
 /// Reads the header of encoded bytes. Never decodes pixels.
 int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out);
 
@@ -56,6 +59,27 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out);
 /// Converts to 8-bit sRGB with 4 bands, alpha opaque when the input had none.
 int cvips_to_rgba8(VipsImage *in, VipsImage **out);
+
+/// Decoded pixels for drawing: 8-bit sRGB, rows packed, `bands` 3 (RGB) or 4 (RGBA,
+/// unassociated). Free `data` with cvips_free.
+typedef struct CVipsPixels {
+    void *data;
+    int width;
+    int height;
+    int bands;
+} CVipsPixels;
+
+/// Decodes a JPEG at 1/shrink (libjpeg's DCT scaling) to 8-bit sRGB pixels, upright, and
+/// resizes in libvips only when the decode is over 4x the width x height box or must be
+/// rotated; libchafa resamples the rest. Returns 0, -1 when the input is truncated or corrupt
+/// (found once pixels are read), -3 when it cannot be converted to sRGB.
+int cvips_pixels_jpeg_file(const char *path, int shrink, int width, int height, CVipsPixels *out);
+/// The same as cvips_pixels_jpeg_file, from JPEG bytes (read before this returns).
+int cvips_pixels_jpeg_buffer(const void *data, size_t length, int shrink, int width, int height, CVipsPixels *out);
+/// cvips_thumbnail_file, then the pixels as for cvips_pixels_jpeg_file.
+int cvips_pixels_file(const char *path, int width, int height, CVipsPixels *out);
+/// cvips_thumbnail_buffer, then the pixels as for cvips_pixels_jpeg_file.
+int cvips_pixels_buffer(const void *data, size_t length, int width, int height, CVipsPixels *out);
 
 /// Encodes baseline JPEG at quality, metadata stripped. *out is freed with cvips_free.
 int cvips_jpegsave_buffer(VipsImage *in, int quality, void **out, size_t *length);

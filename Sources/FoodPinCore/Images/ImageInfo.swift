@@ -47,12 +47,17 @@ public struct ImageInfo: Hashable, Sendable {
         let size = try ImageFile.check(url, maxBytes: maxFileBytes)
         let path = url.path
         let name = url.lastPathComponent
-        guard cvips_is_image_file(path) == 1 else {
+        // One open and one loader search for both questions: is it an image, and what does its header say.
+        var header = CVipsHeader()
+        switch cvips_probe_file(path, &header) {
+        case 0:
+            break
+        case -2:
             Vips.takeError()
             throw ImageError(.notAnImage, "\(name) is not an image libvips can read.", path: path)
+        default:
+            throw ImageError(.corrupt, "\(name) is truncated or corrupt.", path: path, detail: Vips.takeError())
         }
-        var header = CVipsHeader()
-        try Vips.check(cvips_header_file(path, &header), .corrupt, "\(name) is truncated or corrupt.", path: path)
         let info = ImageInfo(header, byteCount: size)
         try info.checkLimits(maxPixels: maxPixels, name: name, path: path)
         return info

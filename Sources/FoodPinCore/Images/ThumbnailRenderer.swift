@@ -39,35 +39,34 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
-        let name = url.lastPathComponent
         let size = Self.pixelSize(for: box)
-        // JPEGs (every stored asset) skip libvips' second format sniff and decode straight at 1/n.
-        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
-        let shrink = info.format == "jpeg" ? ImageScaler.jpegShrink(ratio: ratio) : 1
-        let image = try VipsImageRef.make(.corrupt, "\(name) is truncated or corrupt.", path: path) {
-            info.format == "jpeg"
-                ? cvips_thumbnail_jpeg_file(path, Int32(shrink), Int32(size.width), Int32(size.height), $0)
-                : cvips_thumbnail_file(path, Int32(size.width), Int32(size.height), $0)
-        }
-        return try draw(image, in: box, name: name, path: path)
+        var pixels = CVipsPixels()
+        let result = info.format == "jpeg"
+            ? cvips_pixels_jpeg_file(path, Self.jpegShrink(info, size), Int32(size.width), Int32(size.height), &pixels)
+            : cvips_pixels_file(path, Int32(size.width), Int32(size.height), &pixels)
+        return try draw(result, pixels, info: info, in: box, name: url.lastPathComponent, path: path)
     }
 
-    /// Renders encoded image bytes (JPEG, PNG, …) into `box`.
+    /// Renders encoded image bytes (JPEG, PNG, …) into `box`, exactly as the same file would be.
     public func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
-        _ = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
+        let info = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let size = Self.pixelSize(for: box)
-        // vips_thumbnail_buffer reads the bytes lazily, so they stay pinned until drawing ends.
-        let result: Result<Thumbnail, ImageError> = data.withUnsafeBytes { raw in
-            do throws(ImageError) {
-                let image = try VipsImageRef.make(.corrupt, "The image is truncated or corrupt.") {
-                    cvips_thumbnail_buffer(raw.baseAddress, raw.count, Int32(size.width), Int32(size.height), $0)
-                }
-                return .success(try draw(image, in: box, name: "The image", path: nil))
-            } catch {
-                return .failure(error)
-            }
+        // The pixels are in memory when the shim returns, so the bytes need not outlive the call.
+        var pixels = CVipsPixels()
+        let result = data.withUnsafeBytes { raw in
+            info.format == "jpeg"
+                ? cvips_pixels_jpeg_buffer(
+                    raw.baseAddress, raw.count, Self.jpegShrink(info, size), Int32(size.width), Int32(size.height), &pixels)
+                : cvips_pixels_buffer(raw.baseAddress, raw.count, Int32(size.width), Int32(size.height), &pixels)
         }
-        return try result.get()
+        return try draw(result, pixels, info: info, in: box, name: "The image", path: nil)
+    }
+
+    /// JPEGs (every stored asset) decode straight at 1/n and go to libchafa as libjpeg
+    /// delivers them: chafa resamples to its 8×8 pixels per cell anyway.
+    private static func jpegShrink(_ info: ImageInfo, _ size: (width: Int, height: Int)) -> Int32 {
+        let ratio = max(Double(info.width) / Double(size.width), Double(info.height) / Double(size.height))
+        return Int32(ImageScaler.jpegShrink(ratio: ratio))
     }
 
     static func pixelSize(for box: CellBox) -> (width: Int, height: Int) {
@@ -88,23 +87,27 @@ public struct ThumbnailRenderer: Hashable, Sendable {
         return (min(box.columns, max(1, columns)), min(box.rows, max(1, rows)))
     }
 
-    private func draw(_ image: VipsImageRef, in box: CellBox, name: String, path: String?) throws(ImageError) -> Thumbnail {
-        let rgba = try VipsImageRef.make(.decodeFailed, "\(name) could not be converted to sRGB.", path: path) {
-            cvips_to_rgba8(image.pointer, $0)
+    /// Draws decoded pixels (`result` is the shim's return code) and frees them. The cells
+    /// follow the image's own (upright) aspect, not the rounded size of a 1/n decode.
+    private func draw(
+        _ result: Int32, _ pixels: CVipsPixels, info: ImageInfo, in box: CellBox, name: String, path: String?
+    ) throws(ImageError) -> Thumbnail {
+        defer { cvips_free(pixels.data) }
+        if result == -3 {
+            throw ImageError(.decodeFailed, "\(name) could not be converted to sRGB.", path: path, detail: Vips.takeError())
         }
-        var length = 0
-        guard let pixels = cvips_write_to_memory(rgba.pointer, &length) else {
+        guard result == 0, let data = pixels.data else {
             throw ImageError(.corrupt, "\(name) is truncated or corrupt.", path: path, detail: Vips.takeError())
         }
-        defer { cvips_free(pixels) }
-        let width = rgba.width
-        let height = rgba.height
-        guard length >= width * height * 4 else {
+        let width = Int(pixels.width)
+        let height = Int(pixels.height)
+        let bands = Int(pixels.bands)
+        guard width > 0, height > 0, bands == 3 || bands == 4 else {
             throw ImageError(.decodeFailed, "\(name) decoded to an unexpected size.", path: path)
         }
-        let fitted = Self.fit(width: width, height: height, in: box)
+        let fitted = Self.fit(width: info.width, height: info.height, in: box)
         let canvas = ChafaDrawing(columns: fitted.columns, rows: fitted.rows, colorMode: colorMode)
-        canvas.draw(pixels.assumingMemoryBound(to: UInt8.self), width: width, height: height)
+        canvas.draw(data.assumingMemoryBound(to: UInt8.self), width: width, height: height, bands: bands)
 
         let left = (box.columns - fitted.columns) / 2
         let top = (box.rows - fitted.rows) / 2

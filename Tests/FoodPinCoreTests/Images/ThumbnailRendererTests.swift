@@ -159,4 +159,63 @@ import Testing
             }
         }
     }
+
+    /// Canvases are pooled and reused: a drawing must not keep anything of the one before.
+    @Test func reusedCanvasesDrawLikeFreshOnes() throws {
+        let red = try fixtures.convert(["-size", "640x480", "gradient:red-yellow"], to: "warm.jpg")
+        let blue = try fixtures.convert(["-size", "640x480", "gradient:blue-cyan"], to: "cold.jpg")
+        let renderer = ThumbnailRenderer(colorMode: .colors256)
+        let first = try renderer.render(fileAt: red, in: .listRow)
+        let other = try renderer.render(fileAt: blue, in: .listRow)
+        let again = try renderer.render(fileAt: red, in: .listRow)
+        #expect(first == again)
+        #expect(first != other)
+    }
+
+    /// Two renders never share a canvas: many at once give what one at a time gives.
+    @Test func concurrentRendersMatchSerialOnes() async throws {
+        let files = try (0..<6).map { index in
+            try fixtures.convert(["-size", "640x480", "gradient:rgb(\(index * 40),20,200)-rgb(250,\(index * 40),20)"],
+                                 to: "gradient\(index).jpg")
+        }
+        let renderer = ThumbnailRenderer(colorMode: .colors256)
+        let serial = try files.map { try renderer.render(fileAt: $0, in: .listRow) }
+        let concurrent = try await withThrowingTaskGroup(of: (Int, Thumbnail).self) { group in
+            for _ in 0..<4 {
+                for (index, file) in files.enumerated() {
+                    group.addTask { (index, try renderer.render(fileAt: file, in: .listRow)) }
+                }
+            }
+            var results: [(Int, Thumbnail)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+        #expect(concurrent.count == 24)
+        for (index, thumbnail) in concurrent {
+            #expect(thumbnail == serial[index], "render \(index) differs when drawn concurrently")
+        }
+    }
+
+    /// A 2048-px JPEG is decoded at 1/8 and drawn from those pixels, from a file and from bytes alike.
+    @Test func largeJPEGRendersLikeItsBytes() throws {
+        let image = try fixtures.convert(["-size", "2048x1536", "gradient:orange-purple"], to: "large.jpg")
+        let renderer = ThumbnailRenderer(colorMode: .colors256)
+        for box in [CellBox.listRow, .detail] {
+            let fromFile = try renderer.render(fileAt: image, in: box)
+            let fromData = try renderer.render(data: Data(contentsOf: image), in: box)
+            #expect(fromFile == fromData)
+            #expect(fromFile.imageColumns == 0..<box.columns, "4:3 fills the width of \(box)")
+        }
+    }
+
+    /// EXIF orientation 6 turns a 640×480 landscape upright into a 480×640 portrait.
+    @Test func exifOrientationTurnsTheThumbnail() throws {
+        let landscape = try fixtures.convert(["-size", "640x480", "xc:rgb(20,200,20)"], to: "landscape.jpg")
+        let portrait = try fixtures.jpegWithExif(landscape, orientation: 6, name: "portrait.jpg")
+        let renderer = ThumbnailRenderer(colorMode: .colors256)
+        let upright = try renderer.render(fileAt: landscape, in: .detail)
+        let turned = try renderer.render(fileAt: portrait, in: .detail)
+        #expect(upright.imageColumns.count > turned.imageColumns.count)
+        #expect(turned.imageRows.count == CellBox.detail.rows)
+    }
 }
