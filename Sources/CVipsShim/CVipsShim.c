@@ -43,37 +43,6 @@ static void fill_header(VipsImage *image, const char *loader, CVipsHeader *out) 
     }
 }
 
-int cvips_is_image_file(const char *path) {
-    VipsSource *source = vips_source_new_from_file(path);
-    if (!source) {
-        return 0;
-    }
-    const char *loader = vips_foreign_find_load_source(source);
-    g_object_unref(source);
-    return loader ? 1 : 0;
-}
-
-int cvips_header_file(const char *path, CVipsHeader *out) {
-    VipsSource *source = vips_source_new_from_file(path);
-    if (!source) {
-        return -1;
-    }
-    const char *loader = vips_foreign_find_load_source(source);
-    if (!loader) {
-        g_object_unref(source);
-        return -1;
-    }
-    // Default (random) access reads only the header until pixels are asked for.
-    VipsImage *image = vips_image_new_from_source(source, "", "fail_on", VIPS_FAIL_ON_ERROR, NULL);
-    g_object_unref(source);
-    if (!image) {
-        return -1;
-    }
-    fill_header(image, loader, out);
-    g_object_unref(image);
-    return 0;
-}
-
 int cvips_probe_file(const char *path, CVipsHeader *out) {
     VipsSource *source = vips_source_new_from_file(path);
     if (!source) {
@@ -235,37 +204,6 @@ int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out) {
             return -1;
         }
         current = three;
-    }
-    *out = current;
-    return 0;
-}
-
-int cvips_to_rgba8(VipsImage *in, VipsImage **out) {
-    VipsImage *current = NULL;
-    if (to_srgb8(in, &current)) {
-        return -1;
-    }
-    int bands = vips_image_get_bands(current);
-    if (bands == 3) {
-        VipsImage *with_alpha = NULL;
-        int result = vips_bandjoin_const1(current, &with_alpha, 255.0, NULL);
-        g_object_unref(current);
-        if (result) {
-            return -1;
-        }
-        current = with_alpha;
-    } else if (bands > 4) {
-        VipsImage *four = NULL;
-        int result = vips_extract_band(current, &four, 0, "n", 4, NULL);
-        g_object_unref(current);
-        if (result) {
-            return -1;
-        }
-        current = four;
-    } else if (bands != 4) {
-        g_object_unref(current);
-        vips_error("cvips", "expected 3 or 4 bands after sRGB conversion, got %d", bands);
-        return -1;
     }
     *out = current;
     return 0;

@@ -32,11 +32,6 @@ typedef struct CVipsHeader {
     char loader[64];     // libvips' loader nickname, e.g. "jpegload_source"
 } CVipsHeader;
 
-/// Returns 1 when some libvips loader recognises the file's bytes, 0 otherwise.
-int cvips_is_image_file(const char *path);
-
-/// Reads the header of a file. Never decodes pixels.
-int cvips_header_file(const char *path, CVipsHeader *out);
 /// Sniffs and reads the header of a file in one pass (one open, one loader search).
 /// Returns 0 on success, -2 when no loader recognises the bytes, -1 when the header is corrupt.
 int cvips_probe_file(const char *path, CVipsHeader *out);
@@ -57,8 +52,6 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 /// Converts to 8-bit sRGB with 3 bands and flattens any alpha onto white.
 /// An embedded ICC profile (Adobe RGB, Display P3, grey) is applied first.
 int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out);
-/// Converts to 8-bit sRGB with 4 bands, alpha opaque when the input had none.
-int cvips_to_rgba8(VipsImage *in, VipsImage **out);
 
 /// Decoded pixels for drawing: 8-bit sRGB, rows packed, `bands` 3 (RGB) or 4 (RGBA,
 /// unassociated). Free `data` with cvips_free.
