@@ -7,6 +7,7 @@
 //    The batched run fills the container with `--records` Restaurant records.
 // 3. The Discover query (Restaurant, creationDate descending, 50 rows, desiredKeys name/type/location):
 //    first page and next page by cursor, vs the same SELECT with keyset paging in raw SQL.
+// 4. One row of a query with no sort descriptors (LocalCloud only).
 import Foundation
 import GRDB
 import LocalCloud
@@ -221,6 +222,18 @@ row("Discover first page, 50 rows, median", ms(median(oursFirst)), ms(median(raw
 row("Discover first page, p99", ms(percentile(oursFirst, 0.99)), ms(percentile(rawFirst, 0.99)), "")
 row("Discover next page, 50 rows, median", ms(median(oursNext)), ms(median(rawNext)), String(format: "%.2f× raw", median(oursNext) / median(rawNext)))
 row("Discover next page, p99", ms(percentile(oursNext, 0.99)), ms(percentile(rawNext, 0.99)), "")
+
+// 4. One row with no sort descriptors: pages in row-ID order, which `records_by_type` serves.
+let unsorted = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+var oursUnsorted: [Double] = []
+for _ in 0..<options.pages {
+    clock = ContinuousClock.now
+    let (one, _) = try await database.records(matching: unsorted, resultsLimit: 1)
+    oursUnsorted.append(seconds(ContinuousClock.now - clock))
+    precondition(one.count == 1, "expected one record")
+}
+row("One row, no sort descriptors, median", ms(median(oursUnsorted)), "", "")
+row("One row, no sort descriptors, p99", ms(percentile(oursUnsorted, 0.99)), "", "")
 
 let total = try raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records") ?? 0 }
 print("\nRecords in the container: \(total)")

@@ -6,6 +6,8 @@ import GRDB
 /// - Queryable or sortable scalar fields: an expression index on
 ///   `(scope, owner, zone, record_type, json_extract(fields, '$."f".v'))`, the exact expression
 ///   the query compiler filters and sorts on, so a filter is a range scan and a sort needs no temp B-tree.
+///   A queryable one of a type whose creation date is SORTABLE also gets `(…, field, created_at)`,
+///   so `field == x` newest first is a range scan too.
 /// - `modifiedTimestamp`, `createdBy`, `modifiedBy`: indexes on their columns. `recordName` and
 ///   `createdTimestamp` are covered by the store's own unique key and Discover index.
 /// - Queryable locations: an R-tree of points per field, kept by triggers, that a distance
@@ -51,6 +53,14 @@ enum SchemaIndexes {
                 result[name] = Definition(name: name, sql: [
                     "CREATE INDEX IF NOT EXISTS \(name) ON records (scope, owner, zone, record_type, json_extract(fields, '\(FieldName.valuePath(field.name))'))",
                 ])
+                // `field == x` sorted by creationDate: without this, SQLite walks the Discover index
+                // and tests every record of the type (a rare value scans them all).
+                if field.isQueryable && type.system(.createTime).isSortable {
+                    let byDate = prefix + "fc_" + field.name
+                    result[byDate] = Definition(name: byDate, sql: [
+                        "CREATE INDEX IF NOT EXISTS \(byDate) ON records (scope, owner, zone, record_type, json_extract(fields, '\(FieldName.valuePath(field.name))'), created_at)",
+                    ])
+                }
             }
         }
         return result

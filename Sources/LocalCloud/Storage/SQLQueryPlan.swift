@@ -61,17 +61,27 @@ struct SQLQueryPlan {
         for (i, expression) in sortExpressions.enumerated() {
             select = select + SQLFragment(", ") + expression + SQLFragment(" AS s\(i)")
         }
+        let zoneArguments: [any DatabaseValueConvertible & Sendable] = [context.scope.rawValue, context.owner, request.zoneID.zoneName]
         var conditions = [
-            SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
-                        [context.scope.rawValue, context.owner, request.zoneID.zoneName, request.recordType]),
+            SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?", zoneArguments + [request.recordType]),
         ]
-        let predicate = try compile(request.predicate, locationIndexes: locationIndexes)
+        let zone = SQLFragment("scope = ? AND owner = ? AND zone = ?", zoneArguments)
+        let predicate = try compile(request.predicate, locationIndexes: locationIndexes, zone: zone)
         if predicate.sql != "1" { conditions.append(predicate) }
+        // A full-text match or a list of record names names few rows: SQLite should seek those
+        // row IDs and sort them, not walk an index in sort order testing every record of the type
+        // (its choice when the keyset or the ORDER BY fits an index). A unary `+` keeps those
+        // terms from steering the plan.
+        let drivenByRowSet = request.predicate.hasRowSetConjunct
+        let steer = SQLFragment(drivenByRowSet ? "+" : "")
         if let anchor = request.anchor {
-            conditions.append(try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending))
+            let after = try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending)
+            conditions.append(drivenByRowSet ? SQLFragment("+(") + after + SQLFragment(")") : after)
         }
+        // With no sort descriptors the order is by row ID alone: `records_by_type` (whose
+        // entries end with the row ID) serves it, and an index on an equality-filtered field too.
         var orderTerms = zip(sortExpressions, request.sort).map { expression, key in
-            expression + SQLFragment(key.ascending ? " ASC" : " DESC")
+            steer + expression + SQLFragment(key.ascending ? " ASC" : " DESC")
         }
         orderTerms.append(SQLFragment(tieAscending ? "r.id ASC" : "r.id DESC"))
 
@@ -176,7 +186,9 @@ struct SQLQueryPlan {
 
     // MARK: Predicates
 
-    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = []) throws -> SQLFragment {
+    /// - Parameter zone: `scope = ? AND owner = ? AND zone = ?` for the query's zone. With it,
+    ///   `recordName IN {…}` looks the names up in the unique key first (see ``recordNames(_:zone:)``).
+    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = [], zone: SQLFragment? = nil) throws -> SQLFragment {
         switch node {
         case .truePredicate:
             return SQLFragment("1")
@@ -184,9 +196,9 @@ struct SQLQueryPlan {
             return SQLFragment("0")
         case .and(let nodes):
             guard !nodes.isEmpty else { return SQLFragment("1") }
-            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes)) + SQLFragment(")") }, separator: " AND ")
+            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes, zone: zone)) + SQLFragment(")") }, separator: " AND ")
         case .not(let inner):
-            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes)) + SQLFragment(")")
+            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes, zone: zone)) + SQLFragment(")")
         case let .comparison(key, op, value):
             let sqlOperator = switch op {
             case .equal: "="
@@ -207,6 +219,9 @@ struct SQLQueryPlan {
                 + SQLFragment(", 1, ?) = ?", [prefix.unicodeScalars.count, prefix])
         case let .in(key, values):
             guard !values.isEmpty else { return SQLFragment("0") }
+            if key == .recordName, let zone {
+                return recordNames(try values.map { try bindable($0, for: key) }, zone: zone)
+            }
             let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
             return (try keyExpression(key)) + SQLFragment(" IN (\(placeholders))", try values.map { try bindable($0, for: key) })
         case let .listContains(key, value):
@@ -238,6 +253,19 @@ struct SQLQueryPlan {
             }
             return exact
         }
+    }
+
+    /// `recordName IN {…}` as `r.id IN (rows of the unique key with those names)`.
+    ///
+    /// Written plainly, SQLite prefers walking a type index in row-ID order (no sort step,
+    /// and without statistics it takes the type prefix to be selective) and tests every row
+    /// of the type: about 100 ms for 100,000 records. The subquery probes the unique key
+    /// `(scope, owner, zone, record_name)` once per name, and the outer query then seeks each
+    /// row ID in order, so the cost is the number of names.
+    static func recordNames(_ names: [any DatabaseValueConvertible & Sendable], zone: SQLFragment) -> SQLFragment {
+        let placeholders = Array(repeating: "?", count: names.count).joined(separator: ", ")
+        return SQLFragment("r.id IN (SELECT id FROM records WHERE ") + zone
+            + SQLFragment(" AND record_name IN (\(placeholders)))", names)
     }
 
     static func keyExpression(_ key: PredicateKey) throws -> SQLFragment {
@@ -279,6 +307,19 @@ struct SQLQueryPlan {
         let tokens = text.split { !($0.isLetter || $0.isNumber) }
         guard !tokens.isEmpty else { return nil }
         return tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
+    }
+}
+
+extension PredicateNode {
+    /// Whether the predicate is, or is an AND with, a full-text match or `recordName IN {…}`:
+    /// a short list of row IDs that every result must be in.
+    var hasRowSetConjunct: Bool {
+        switch self {
+        case .textSearch: true
+        case .in(.recordName, let values): !values.isEmpty
+        case .and(let nodes): nodes.contains { $0.hasRowSetConjunct }
+        default: false
+        }
     }
 }
 

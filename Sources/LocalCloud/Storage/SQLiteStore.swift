@@ -143,6 +143,7 @@ final class SQLiteStore: RecordStore {
         }
         registerChangeMigrations(&migrator)
         SchemaStorage.registerMigrations(&migrator)
+        registerQueryMigrations(&migrator)
         return migrator
     }
 
