@@ -124,13 +124,17 @@ enum FieldsJSON {
         return fields
     }
 
-    /// One field from the four columns `json_extract` returned for it, starting at `base`:
-    /// kind, value, extra and list element kind. Each column is read with the Swift type its
-    /// kind implies, which lets GRDB read it straight from the statement.
-    static func field(in row: Row, at base: Int, kind: String, assetURL: (String) -> URL?) -> FieldValue? {
-        let v = base + 1, x = base + 2, e = base + 3
+    /// The kinds whose stored entry may carry an extra (`x`) or an element kind (`e`).
+    static let kindsWithExtras: Set<String> = ["asset", "reference", "location", "list"]
+
+    /// One field from the two columns `json_extract` returned for it, starting at `base`: kind
+    /// and value. Each column is read with the Swift type its kind implies, which lets GRDB read
+    /// it straight from the statement. `extra` and `elementKind` are the entry's `x` and `e`, for
+    /// the ``kindsWithExtras``.
+    static func field(in row: Row, at base: Int, kind: String, extra: JSONTree?, elementKind: JSONTree?,
+                      assetURL: (String) -> URL?) -> FieldValue? {
+        let v = base + 1
         guard !row.hasNull(atIndex: v) else { return nil }
-        func text(_ index: Int) -> String? { row.hasNull(atIndex: index) ? nil : row[index] as String }
         switch kind {
         case "string": return .string(row[v] as String)
         case "int64": return .int64(row[v] as Int64)
@@ -140,16 +144,16 @@ enum FieldsJSON {
         case "bytes": return Data(base64Encoded: row[v] as String).map(FieldValue.bytes)
         case "asset":
             let digest: String = row[v]
-            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: row.hasNull(atIndex: x) ? nil : row[x] as Int64))
+            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         case "reference":
-            return scalar(kind: kind, value: .string(row[v] as String), extra: text(x).flatMap(JSONTree.parse), assetURL: assetURL)
+            return scalar(kind: kind, value: .string(row[v] as String), extra: extra, assetURL: assetURL)
         case "location":
             guard let tree = JSONTree.parse(row[v] as String) else { return nil }
-            return scalar(kind: kind, value: tree, extra: row.hasNull(atIndex: x) ? nil : .double(row[x] as Double), assetURL: assetURL)
+            return scalar(kind: kind, value: tree, extra: extra, assetURL: assetURL)
         case "list":
             guard let items = JSONTree.parse(row[v] as String)?.arrayValue else { return nil }
-            let elementKind = text(e) ?? "string"
-            let extras = text(x).flatMap(JSONTree.parse)?.arrayValue
+            let elementKind = elementKind?.stringValue ?? "string"
+            let extras = extra?.arrayValue
             return .list(items.enumerated().compactMap { i, item in
                 scalar(kind: elementKind, value: item, extra: extras.flatMap { i < $0.count ? $0[i] : nil }, assetURL: assetURL)
             })

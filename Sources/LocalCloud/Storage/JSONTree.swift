@@ -35,6 +35,12 @@ enum JSONTree: Equatable, Sendable {
         }
     }
 
+    /// `nil` for JSON `null`, else the value itself.
+    var nonNull: JSONTree? {
+        if case .null = self { return nil }
+        return self
+    }
+
     var number: Double? {
         switch self {
         case .int(let i): Double(i)

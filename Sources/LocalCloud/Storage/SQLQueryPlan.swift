@@ -1,17 +1,27 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// Where a selected row carries its fields.
 enum FieldsLayout: Equatable {
     /// Column 9 holds the whole fields JSON.
     case json
-    /// Columns 9… hold kind, value, extra and element kind for each key, in order.
+    /// Columns 9… hold kind and value for each key, in order, then one column with every key's
+    /// extra and list element kind as a JSON array `[x0, e0, x1, e1, …]` (see ``extrasColumn``).
     case columns([String])
 
     var columnCount: Int {
         switch self {
         case .json: 1
-        case .columns(let keys): keys.count * 4
+        case .columns(let keys): keys.isEmpty ? 0 : keys.count * 2 + 1
+        }
+    }
+
+    /// The column of the extras array, after every key's kind and value.
+    var extrasColumn: Int {
+        switch self {
+        case .json: 9
+        case .columns(let keys): 9 + keys.count * 2
         }
     }
 }
@@ -91,26 +101,49 @@ struct SQLQueryPlan {
             + SQLFragment(" ORDER BY ")
             + SQLFragment.joined(orderTerms, separator: ", ")
             + SQLFragment(" LIMIT ?", [request.limit + 1])
-        return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map { $0 as any DatabaseValueConvertible }),
+        // `[DatabaseValue]` takes GRDB's specialized initializer; the existential array went
+        // through a forced cast and metadata look-ups, the largest cost of compiling a page.
+        return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map(\.databaseValue)),
                             layout: layout, sortColumnCount: sortExpressions.count)
     }
 
     /// The columns that carry a record's fields, after ``recordColumns`` (each with a leading comma).
     ///
-    /// Without desired keys: the whole fields JSON. With them: for each key its kind, value,
-    /// extra and list element kind, each read with `json_extract`, so other fields are never
-    /// decoded and plain values (strings, numbers, dates) arrive as SQL values, not JSON.
+    /// Without desired keys: the whole fields JSON. With them: for each key its kind and value,
+    /// each read with `json_extract`, so other fields are never decoded and plain values (strings,
+    /// numbers, dates) arrive as SQL values, not JSON. The extras (asset size, altitude, reference
+    /// zone, list element kind) of all keys share one multi-path `json_extract`: only locations,
+    /// references, assets and lists read it, and every `json_extract` call costs about a
+    /// microsecond per row even when its path is absent (four calls per key were the largest
+    /// part of a page's extra time over raw SQL).
     static func fieldsProjection(_ desiredKeys: [String]?) throws -> (SQLFragment, FieldsLayout) {
         guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .json) }
+        if let known = projections.withLock({ $0[keys] }) { return (SQLFragment(known.sql), known.layout) }
+        let (sql, layout) = try columnsProjection(keys)
+        projections.withLock { cache in
+            // A handful of key sets per app; the bound only guards against callers that vary them freely.
+            if cache.count >= 64 { cache.removeAll() }
+            cache[keys] = (sql, layout)
+        }
+        return (SQLFragment(sql), layout)
+    }
+
+    /// Projections already built, by desired keys: every page of a list asks for the same keys.
+    private static let projections = Mutex<[[String]: (sql: String, layout: FieldsLayout)]>([:])
+
+    private static func columnsProjection(_ keys: [String]) throws -> (String, FieldsLayout) {
         var wanted: [String] = []
         for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
             try FieldName.validate(key, what: "Desired key")
             wanted.append(key)
         }
+        guard !wanted.isEmpty else { return ("", .columns([])) }
         let columns = wanted.map { key in
-            ["t", "v", "x", "e"].map { ", json_extract(r.fields, '$.\"\(key)\".\($0)')" }.joined()
+            ["t", "v"].map { ", json_extract(r.fields, '$.\"\(key)\".\($0)')" }.joined()
         }
-        return (SQLFragment(columns.joined()), .columns(wanted))
+        let extraPaths = wanted.flatMap { key in ["x", "e"].map { "'$.\"\(key)\".\($0)'" } }
+        let extras = ", json_extract(r.fields, \(extraPaths.joined(separator: ", ")))"
+        return (columns.joined() + extras, .columns(wanted))
     }
 
     static let systemKeys: Set<String> = [

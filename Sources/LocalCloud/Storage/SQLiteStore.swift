@@ -223,10 +223,25 @@ final class SQLiteStore: RecordStore {
             state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
         case .columns(let keys):
             state.fields.reserveCapacity(keys.count)
+            // Parsed only when a key's kind has extras (location, reference, asset, list).
+            var extras: [JSONTree]?
             for (i, key) in keys.enumerated() {
-                let base = 9 + i * 4
+                let base = 9 + i * 2
                 guard !row.hasNull(atIndex: base) else { continue }
-                state.fields[key] = FieldsJSON.field(in: row, at: base, kind: row[base] as String, assetURL: assetURL(forDigest:))
+                let kind: String = row[base]
+                var extra: JSONTree?
+                var elementKind: JSONTree?
+                if FieldsJSON.kindsWithExtras.contains(kind) {
+                    if extras == nil {
+                        let column = layout.extrasColumn
+                        extras = row.hasNull(atIndex: column) ? [] : JSONTree.parse(row[column] as String)?.arrayValue ?? []
+                    }
+                    let all = extras ?? []
+                    extra = 2 * i < all.count ? all[2 * i].nonNull : nil
+                    elementKind = 2 * i + 1 < all.count ? all[2 * i + 1].nonNull : nil
+                }
+                state.fields[key] = FieldsJSON.field(in: row, at: base, kind: kind, extra: extra, elementKind: elementKind,
+                                                     assetURL: assetURL(forDigest:))
             }
         }
         state.creationDate = Date(timeIntervalSince1970: createdAt)
