@@ -133,25 +133,26 @@ enum FieldsJSON {
     /// the ``kindsWithExtras``.
     static func field(in row: Row, at base: Int, kind: String, extra: JSONTree?, elementKind: JSONTree?,
                       assetURL: (String) -> URL?) -> FieldValue? {
+        // Optional reads test for NULL and decode in one access to the row (each access costs).
         let v = base + 1
-        guard !row.hasNull(atIndex: v) else { return nil }
         switch kind {
-        case "string": return .string(row[v] as String)
-        case "int64": return .int64(row[v] as Int64)
-        case "double": return .double(row[v] as Double)
-        case "bool": return .bool((row[v] as Int64) != 0)
-        case "date": return .date(Date(timeIntervalSince1970: row[v] as Double))
-        case "bytes": return Data(base64Encoded: row[v] as String).map(FieldValue.bytes)
+        case "string": return (row[v] as String?).map(FieldValue.string)
+        case "int64": return (row[v] as Int64?).map(FieldValue.int64)
+        case "double": return (row[v] as Double?).map(FieldValue.double)
+        case "bool": return (row[v] as Int64?).map { .bool($0 != 0) }
+        case "date": return (row[v] as Double?).map { .date(Date(timeIntervalSince1970: $0)) }
+        case "bytes": return (row[v] as String?).flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
         case "asset":
-            let digest: String = row[v]
+            guard let digest = row[v] as String? else { return nil }
             return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         case "reference":
-            return scalar(kind: kind, value: .string(row[v] as String), extra: extra, assetURL: assetURL)
+            guard let name = row[v] as String? else { return nil }
+            return scalar(kind: kind, value: .string(name), extra: extra, assetURL: assetURL)
         case "location":
-            guard let tree = JSONTree.parse(row[v] as String) else { return nil }
+            guard let text = row[v] as String?, let tree = JSONTree.parse(text) else { return nil }
             return scalar(kind: kind, value: tree, extra: extra, assetURL: assetURL)
         case "list":
-            guard let items = JSONTree.parse(row[v] as String)?.arrayValue else { return nil }
+            guard let text = row[v] as String?, let items = JSONTree.parse(text)?.arrayValue else { return nil }
             let elementKind = elementKind?.stringValue ?? "string"
             let extras = extra?.arrayValue
             return .list(items.enumerated().compactMap { i, item in

@@ -101,9 +101,11 @@ struct SQLQueryPlan {
             + SQLFragment(" ORDER BY ")
             + SQLFragment.joined(orderTerms, separator: ", ")
             + SQLFragment(" LIMIT ?", [request.limit + 1])
-        // `[DatabaseValue]` takes GRDB's specialized initializer; the existential array went
-        // through a forced cast and metadata look-ups, the largest cost of compiling a page.
-        return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(whole.arguments.map(\.databaseValue)),
+        // Built as `[(any DatabaseValueConvertible)?]`, the element type of GRDB's initializer:
+        // a plain existential array went through a forced array cast, and `[DatabaseValue]`
+        // through a key path GRDB's unspecialized initializer builds on every call.
+        let arguments = whole.arguments.map { $0 as (any DatabaseValueConvertible)? }
+        return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(arguments),
                             layout: layout, sortColumnCount: sortExpressions.count)
     }
 

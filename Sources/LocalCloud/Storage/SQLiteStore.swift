@@ -227,8 +227,7 @@ final class SQLiteStore: RecordStore {
             var extras: [JSONTree]?
             for (i, key) in keys.enumerated() {
                 let base = 9 + i * 2
-                guard !row.hasNull(atIndex: base) else { continue }
-                let kind: String = row[base]
+                guard let kind = row[base] as String? else { continue }
                 var extra: JSONTree?
                 var elementKind: JSONTree?
                 if FieldsJSON.kindsWithExtras.contains(kind) {
