@@ -92,9 +92,9 @@ struct DiscoverBenchmark {
         let container = Container(configuration: configuration)
         let backend = CloudDiscoverBackend(container: container)
         let seeder = SampleSeeder(container: container, assets: assets)
-        let open = try Bench.milliseconds { _ = try blocking { try await backend.firstPage(limit: 1) } }
-        let check = try Bench.milliseconds { _ = try blocking { try await seeder.seedIfNeeded() } }
-        let query = try Bench.milliseconds { _ = try blocking { try await backend.firstPage(limit: 50) } }
+        let open = try Bench.milliseconds { _ = try runBlocking { try await backend.firstPage(limit: 1) } }
+        let check = try Bench.milliseconds { _ = try runBlocking { try await seeder.seedIfNeeded() } }
+        let query = try Bench.milliseconds { _ = try runBlocking { try await backend.firstPage(limit: 50) } }
         print(String(format: "  breakdown: open + first call %.1f ms, seeded check %.1f ms, first page of 50 %.1f ms",
                      open, check, query))
     }
@@ -104,11 +104,11 @@ struct DiscoverBenchmark {
     private func measureThumbnails(_ configuration: Container.Configuration) throws {
         let container = Container(configuration: configuration)
         let backend = CloudDiscoverBackend(container: container)
-        let ids = try blocking { try await backend.firstPage(limit: 100).restaurants.map(\.id) }
+        let ids = try runBlocking { try await backend.firstPage(limit: 100).restaurants.map(\.id) }
         let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
         let size = ThumbnailSize.row
         // libvips' and libchafa's one-time start-up, paid once per process, not per screen.
-        _ = try blocking { await loader.thumbnail(for: ThumbnailKey(recordID: ids[99], size: size)) }
+        _ = try runBlocking { await loader.thumbnail(for: ThumbnailKey(recordID: ids[99], size: size)) }
 
         let screen = Array(ids[0..<24]).map { ThumbnailKey(recordID: $0, size: size) }
         let done = DispatchSemaphore(value: 0)
@@ -136,10 +136,10 @@ struct DiscoverBenchmark {
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         for id in ids[24..<72] {
             oneByOne.append(try Bench.milliseconds {
-                _ = try blocking { await loader.thumbnail(for: ThumbnailKey(recordID: id, size: size)) }
+                _ = try runBlocking { await loader.thumbnail(for: ThumbnailKey(recordID: id, size: size)) }
             })
             var file: URL?
-            fetchOnly.append(try Bench.milliseconds { file = try blocking { try await backend.imageFile(forRecordName: id) } })
+            fetchOnly.append(try Bench.milliseconds { file = try runBlocking { try await backend.imageFile(forRecordName: id) } })
             if let file {
                 renderOnly.append(try Bench.milliseconds {
                     _ = try renderer.render(fileAt: file, in: CellBox(columns: size.columns, rows: size.rows))
@@ -148,7 +148,7 @@ struct DiscoverBenchmark {
         }
         var cached: [Double] = []
         for key in screen {
-            cached.append(try Bench.milliseconds { _ = try blocking { await loader.thumbnail(for: key) } })
+            cached.append(try Bench.milliseconds { _ = try runBlocking { await loader.thumbnail(for: key) } })
         }
         print(String(format: "thumbnails, 24-row screen cold (24 loads at once): %.1f ms wall, %.1f ms CPU (target ≤100 ms)",
                      screenTime.wall, screenTime.cpu))
@@ -249,23 +249,3 @@ final class Inbox: Sendable {
     }
 }
 
-/// Runs async work and waits for it on the calling (main) thread.
-func blocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-    let box = ResultBox<Value>()
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
-        done.signal()
-    }
-    done.wait()
-    return try box.get()
-}
-
-private final class ResultBox<Value: Sendable>: Sendable {
-    private let result = Mutex<Result<Value, any Error>?>(nil)
-    func set(_ value: Result<Value, any Error>) { result.withLock { $0 = value } }
-    func get() throws -> Value {
-        guard let result = result.withLock({ $0 }) else { throw CancellationError() }
-        return try result.get()
-    }
-}

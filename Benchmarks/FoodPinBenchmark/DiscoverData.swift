@@ -37,7 +37,7 @@ struct DiscoverData {
                 record["image"] = Asset(fileURL: pictures[index % pictures.count])
                 return record
             }
-            let results = try blocking {
+            let results = try runBlocking {
                 try await database.modifyRecords(saving: records, deleting: [], savePolicy: .allKeys, atomically: true).saveResults
             }
             if let failure = results.values.first(where: { if case .failure = $0 { true } else { false } }), case .failure(let error) = failure {

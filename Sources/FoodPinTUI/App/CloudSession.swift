@@ -43,28 +43,3 @@ extension GlobalOptions {
     }
 }
 
-/// Runs async work from a synchronous command and waits for it.
-///
-/// The commands' `run()` is synchronous (the screen must own the main thread), so the
-/// non-interactive commands block the main thread here, which is not part of the
-/// cooperative pool the work runs on.
-func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
-    let box = ResultBox<Value>()
-    let done = DispatchSemaphore(value: 0)
-    Task.detached {
-        do { box.set(.success(try await work())) } catch { box.set(.failure(error)) }
-        done.signal()
-    }
-    done.wait()
-    return try box.get()
-}
-
-private final class ResultBox<Value: Sendable>: Sendable {
-    private let result = Mutex<Result<Value, any Error>?>(nil)
-
-    func set(_ value: Result<Value, any Error>) { result.withLock { $0 = value } }
-    func get() throws -> Value {
-        guard let result = result.withLock({ $0 }) else { throw CancellationError() }
-        return try result.get()
-    }
-}
