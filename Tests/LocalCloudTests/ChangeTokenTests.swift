@@ -25,17 +25,6 @@ import Testing
         return (changed, deleted, token)
     }
 
-    func code(_ body: () async throws -> Void) async -> CloudError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch let error as CloudError {
-            return error.code
-        } catch {
-            return .internalError
-        }
-    }
-
     @Test func firstFetchPagesTheCurrentRecordsThenChangesFollow() async throws {
         let cloud = TestCloud()
         let db = cloud.container().publicCloudDatabase

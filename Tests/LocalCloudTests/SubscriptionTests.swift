@@ -7,17 +7,6 @@ import Testing
 @Suite struct SubscriptionTests {
     static let everything: QuerySubscription.Options = [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]
 
-    func code(_ body: () async throws -> Void) async -> CloudError.Code? {
-        do {
-            try await body()
-            return nil
-        } catch let error as CloudError {
-            return error.code
-        } catch {
-            return .internalError
-        }
-    }
-
     @Test func querySubscriptionsArePublicAndPrivateOnly() async throws {
         let cloud = TestCloud()
         let container = cloud.container()

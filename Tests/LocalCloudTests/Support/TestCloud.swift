@@ -37,6 +37,18 @@ func restaurant(_ name: String, type: String = "Cafe") -> Record {
     return record
 }
 
+/// The CloudError code `body` fails with, `nil` when it succeeds, `.internalError` for any other error.
+func code(_ body: () async throws -> Void) async -> CloudError.Code? {
+    do {
+        try await body()
+        return nil
+    } catch let error as CloudError {
+        return error.code
+    } catch {
+        return .internalError
+    }
+}
+
 /// Waits until `condition` holds or `timeout` passes; returns whether it held.
 func poll(timeout: Duration = .seconds(30), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
