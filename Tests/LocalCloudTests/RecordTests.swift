@@ -81,6 +81,31 @@ import Testing
         }
     }
 
+    @Test func decodingOnlyDesiredKeysSkipsTheOthersWhole() throws {
+        // The skipped entries hold what a careless skip would miscount: brackets and quotes
+        // inside strings, escapes, nested lists, and a key that needs escaping.
+        let fields: [String: FieldValue] = [
+            "a": .string("x] } \" { ["),
+            "b": .list([.string(#"[\"]"#), .string("}")]),
+            "c": .location(Location(latitude: 1.5, longitude: -2.25, altitude: 3)),
+            "d": .reference(Record.Reference(recordID: Record.ID(recordName: "t", zoneID: RecordZone.ID(zoneName: "Z")), action: .deleteSelf)),
+            "e": .int64(-7),
+            "f\"g": .bool(true),
+            "z": .string("last"),
+        ]
+        var json = FieldsJSON.encode(fields)
+        for keys in [["c", "z"], ["d", "e"], ["z"], ["f\"g", "a"], ["missing"], []] {
+            let decoded = json.withUTF8 { FieldsJSON.decode($0, keys: keys) { _ in nil } }
+            #expect(decoded == fields.filter { keys.contains($0.key) }, "\(keys)")
+        }
+        #expect(json.withUTF8 { FieldsJSON.decode($0, keys: nil) { _ in nil } } == fields)
+        // Malformed text never crashes and yields nothing.
+        for broken in [#"{"a":{"t":"string","v":"x"}"#, #"{"a":"#, #"{"a":{"t":"string","v":"x"},}"#, #"{"q":[1,2"#] {
+            var text = broken
+            #expect(text.withUTF8 { FieldsJSON.decode($0, keys: ["a"]) { _ in nil } }.isEmpty, "\(broken)")
+        }
+    }
+
     @Test func corruptStoredFieldsDecodeToNothingInsteadOfCrashing() {
         #expect(FieldsJSON.decode("not json") { _ in nil }.isEmpty)
         #expect(FieldsJSON.decode(#"{"a":{"t":"int64","v":"x"},"b":{"t":"string","v":"ok"}}"#) { _ in nil } == ["b": .string("ok")])

@@ -148,7 +148,7 @@ extension Container {
                 arguments += types as [any DatabaseValueConvertible]
             }
             sql += " ORDER BY r.created_at, r.id"
-            return try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)).map { store.makeRecord($0, layout: .json) }
+            return try store.records(db.makeStatement(sql: sql), arguments: StatementArguments(arguments))
         }
     }
 }

@@ -100,83 +100,108 @@ enum FieldsJSON {
 
     /// Decodes stored fields. `assetURL` turns a digest into the local file's URL.
     static func decode(_ json: String, assetURL: (String) -> URL?) -> [String: FieldValue] {
-        guard let parsed = JSONTree.parse(json), case .object(let members) = parsed else { return [:] }
+        var json = json
+        return json.withUTF8 { decode($0, keys: nil, assetURL: assetURL) }
+    }
+
+    /// Decodes the stored fields in `bytes`, only the entries named in `keys` when it is given.
+    ///
+    /// One pass over the text: other entries are skipped without being built, and a wanted
+    /// key's name is matched on its bytes and reused, so only values allocate. Reading the
+    /// whole object here costs less than one `json_extract` per key in SQL, each of which
+    /// looks up SQLite's parse cache and walks its path on every row.
+    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]?, assetURL: (String) -> URL?) -> [String: FieldValue] {
+        var parser = JSONParser(bytes: bytes)
         var fields: [String: FieldValue] = [:]
-        fields.reserveCapacity(members.count)
-        for (key, entry) in members {
-            guard let kind = entry["t"]?.stringValue else { continue }
-            if kind == "list" {
-                let element = entry["e"]?.stringValue ?? "string"
-                let values = entry["v"]?.arrayValue ?? []
-                let extras = entry["x"]?.arrayValue
-                var items: [FieldValue] = []
-                items.reserveCapacity(values.count)
-                for (i, v) in values.enumerated() {
-                    let extra = extras.flatMap { i < $0.count ? $0[i] : nil }
-                    if let item = scalar(kind: element, value: v, extra: extra, assetURL: assetURL) { items.append(item) }
+        fields.reserveCapacity(keys?.count ?? 8)
+        guard parser.consume(UInt8(ascii: "{")) else { return [:] }
+        if parser.consume(UInt8(ascii: "}")) { return fields }
+        repeat {
+            let name: String?
+            if let raw = parser.unescapedStringBytes() {
+                if let keys {
+                    name = keys.first { key in key.utf8.count == raw.count && Self.bytes(of: key, equal: raw) }
+                } else {
+                    name = String(decoding: raw, as: UTF8.self)
                 }
-                fields[key] = .list(items)
-            } else if let value = entry["v"],
-                      let item = scalar(kind: kind, value: value, extra: entry["x"], assetURL: assetURL) {
-                fields[key] = item
+            } else {
+                guard case .string(let decoded)? = parser.value() else { return [:] }
+                name = keys.map { $0.contains(decoded) } == false ? nil : decoded
             }
-        }
-        return fields
+            guard parser.consume(UInt8(ascii: ":")) else { return [:] }
+            guard let name else {
+                guard parser.skipValue() else { return [:] }
+                continue
+            }
+            guard let entry = Entry.parse(&parser) else { return [:] }
+            if let value = entry.fieldValue(assetURL: assetURL) { fields[name] = value }
+        } while parser.consume(UInt8(ascii: ","))
+        return parser.consume(UInt8(ascii: "}")) ? fields : [:]
     }
 
-    /// The kinds whose stored entry may carry an extra (`x`) or an element kind (`e`).
-    static let kindsWithExtras: Set<String> = ["asset", "reference", "location", "list"]
+    /// One stored entry, `{"t": kind, "e": element kind, "v": value, "x": extra}`.
+    private struct Entry {
+        var kind: StoredKind?
+        var elementKind: StoredKind?
+        var value: JSONTree?
+        var extra: JSONTree?
 
-    /// One field from the two columns `json_extract` returned for it, starting at `base`: kind
-    /// and value. Each column is read with the Swift type its kind implies, which lets GRDB read
-    /// it straight from the statement. `extra` and `elementKind` are the entry's `x` and `e`, for
-    /// the ``kindsWithExtras``.
-    static func field(in row: Row, at base: Int, kind: String, extra: JSONTree?, elementKind: JSONTree?,
-                      assetURL: (String) -> URL?) -> FieldValue? {
-        // Optional reads test for NULL and decode in one access to the row (each access costs).
-        let v = base + 1
-        switch kind {
-        case "string": return (row[v] as String?).map(FieldValue.string)
-        case "int64": return (row[v] as Int64?).map(FieldValue.int64)
-        case "double": return (row[v] as Double?).map(FieldValue.double)
-        case "bool": return (row[v] as Int64?).map { .bool($0 != 0) }
-        case "date": return (row[v] as Double?).map { .date(Date(timeIntervalSince1970: $0)) }
-        case "bytes": return (row[v] as String?).flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
-        case "asset":
-            guard let digest = row[v] as String? else { return nil }
-            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
-        case "reference":
-            guard let name = row[v] as String? else { return nil }
-            return scalar(kind: kind, value: .string(name), extra: extra, assetURL: assetURL)
-        case "location":
-            guard let text = row[v] as String?, let tree = JSONTree.parse(text) else { return nil }
-            return scalar(kind: kind, value: tree, extra: extra, assetURL: assetURL)
-        case "list":
-            guard let text = row[v] as String?, let items = JSONTree.parse(text)?.arrayValue else { return nil }
-            let elementKind = elementKind?.stringValue ?? "string"
+        static func parse(_ parser: inout JSONParser) -> Entry? {
+            guard parser.consume(UInt8(ascii: "{")) else { return nil }
+            var entry = Entry()
+            if parser.consume(UInt8(ascii: "}")) { return entry }
+            repeat {
+                guard let member = parser.unescapedStringBytes(), parser.consume(UInt8(ascii: ":")) else { return nil }
+                let letter = member.count == 1 ? member[0] : 0
+                switch letter {
+                case UInt8(ascii: "t"), UInt8(ascii: "e"):
+                    // Kinds are plain ASCII words: matched on their bytes, never made into strings.
+                    guard let name = parser.unescapedStringBytes() else { return nil }
+                    let kind = StoredKind(name)
+                    if letter == UInt8(ascii: "t") { entry.kind = kind } else { entry.elementKind = kind }
+                case UInt8(ascii: "v"):
+                    guard let value = parser.value() else { return nil }
+                    entry.value = value
+                case UInt8(ascii: "x"):
+                    guard let extra = parser.value() else { return nil }
+                    entry.extra = extra.nonNull
+                default:
+                    guard parser.skipValue() else { return nil }
+                }
+            } while parser.consume(UInt8(ascii: ","))
+            return parser.consume(UInt8(ascii: "}")) ? entry : nil
+        }
+
+        func fieldValue(assetURL: (String) -> URL?) -> FieldValue? {
+            guard let kind, let value else { return nil }
+            guard kind == .list else { return FieldsJSON.scalar(kind: kind, value: value, extra: extra, assetURL: assetURL) }
+            let element = elementKind ?? .string
             let extras = extra?.arrayValue
-            return .list(items.enumerated().compactMap { i, item in
-                scalar(kind: elementKind, value: item, extra: extras.flatMap { i < $0.count ? $0[i] : nil }, assetURL: assetURL)
-            })
-        default:
-            return nil
+            let items = value.arrayValue ?? []
+            var list: [FieldValue] = []
+            list.reserveCapacity(items.count)
+            for (i, item) in items.enumerated() {
+                let itemExtra = extras.flatMap { i < $0.count ? $0[i].nonNull : nil }
+                if let decoded = FieldsJSON.scalar(kind: element, value: item, extra: itemExtra, assetURL: assetURL) { list.append(decoded) }
+            }
+            return .list(list)
         }
     }
 
-    private static func scalar(kind: String, value: JSONTree, extra: JSONTree?, assetURL: (String) -> URL?) -> FieldValue? {
+    private static func scalar(kind: StoredKind, value: JSONTree, extra: JSONTree?, assetURL: (String) -> URL?) -> FieldValue? {
         switch kind {
-        case "string": return value.stringValue.map(FieldValue.string)
-        case "int64": return value.int64.map(FieldValue.int64)
-        case "double": return value.number.map(FieldValue.double)
-        case "bool":
+        case .string: return value.stringValue.map(FieldValue.string)
+        case .int64: return value.int64.map(FieldValue.int64)
+        case .double: return value.number.map(FieldValue.double)
+        case .bool:
             if case .bool(let b) = value { return .bool(b) }
             return value.int64.map { .bool($0 != 0) }
-        case "date": return value.number.map { .date(Date(timeIntervalSince1970: $0)) }
-        case "bytes": return value.stringValue.flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
-        case "location":
+        case .date: return value.number.map { .date(Date(timeIntervalSince1970: $0)) }
+        case .bytes: return value.stringValue.flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
+        case .location:
             guard let pair = value.arrayValue, pair.count == 2, let lat = pair[0].number, let lon = pair[1].number else { return nil }
             return .location(Location(latitude: lat, longitude: lon, altitude: extra?.number))
-        case "reference":
+        case .reference:
             guard let name = value.stringValue else { return nil }
             let parts = extra?.arrayValue ?? []
             let zone = parts.count > 0 ? parts[0].stringValue : nil
@@ -186,10 +211,38 @@ enum FieldsJSON {
                                        ownerName: owner ?? RecordZone.ID.currentUserName)
             return .reference(Record.Reference(recordID: Record.ID(recordName: name, zoneID: zoneID),
                                                action: Record.Reference.Action(rawValue: Int(action ?? 0)) ?? .none))
-        case "asset":
+        case .asset:
             guard let digest = value.stringValue else { return nil }
             return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
-        default: return nil
+        case .list:
+            return nil
+        }
+    }
+
+    private static func bytes(of key: String, equal raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        var key = key
+        return key.withUTF8 { utf8 in
+            guard let a = utf8.baseAddress, let b = raw.baseAddress else { return utf8.count == raw.count }
+            return memcmp(a, b, raw.count) == 0
+        }
+    }
+
+    /// The `t` (and list `e`) words of stored entries.
+    enum StoredKind {
+        case string, int64, double, bool, date, bytes, location, reference, asset, list
+
+        private static let names: [(StaticString, StoredKind)] = [
+            ("string", .string), ("int64", .int64), ("double", .double), ("bool", .bool), ("date", .date),
+            ("bytes", .bytes), ("location", .location), ("reference", .reference), ("asset", .asset), ("list", .list),
+        ]
+
+        init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+            guard let base = bytes.baseAddress,
+                  let match = Self.names.first(where: { name, _ in
+                      name.utf8CodeUnitCount == bytes.count && memcmp(name.utf8Start, base, bytes.count) == 0
+                  })
+            else { return nil }
+            self = match.1
         }
     }
 }

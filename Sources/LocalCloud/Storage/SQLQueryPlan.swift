@@ -2,26 +2,17 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Where a selected row carries its fields.
+/// Which of the fields in a selected row's fields JSON (column 9) are decoded.
 enum FieldsLayout: Equatable {
-    /// Column 9 holds the whole fields JSON.
-    case json
-    /// Columns 9… hold kind and value for each key, in order, then one column with every key's
-    /// extra and list element kind as a JSON array `[x0, e0, x1, e1, …]` (see ``extrasColumn``).
-    case columns([String])
+    /// Every field.
+    case all
+    /// Only these keys (`desiredKeys` without the system keys); the rest are skipped unread.
+    case only([String])
 
-    var columnCount: Int {
+    var keys: [String]? {
         switch self {
-        case .json: 1
-        case .columns(let keys): keys.isEmpty ? 0 : keys.count * 2 + 1
-        }
-    }
-
-    /// The column of the extras array, after every key's kind and value.
-    var extrasColumn: Int {
-        switch self {
-        case .json: 9
-        case .columns(let keys): 9 + keys.count * 2
+        case .all: nil
+        case .only(let keys): keys
         }
     }
 }
@@ -40,6 +31,11 @@ struct SQLFragment {
         SQLFragment(lhs.sql + rhs.sql, lhs.arguments + rhs.arguments)
     }
 
+    static func += (lhs: inout SQLFragment, rhs: SQLFragment) {
+        lhs.sql += rhs.sql
+        lhs.arguments += rhs.arguments
+    }
+
     static func joined(_ parts: [SQLFragment], separator: String) -> SQLFragment {
         SQLFragment(parts.map(\.sql).joined(separator: separator), parts.flatMap(\.arguments))
     }
@@ -52,7 +48,7 @@ struct SQLFragment {
 struct SQLQueryPlan {
     var sql: String
     var arguments: StatementArguments
-    /// How the fields come back: one JSON column, or four columns per desired key.
+    /// Which fields are decoded from the fields column.
     var layout: FieldsLayout
     /// Columns `s0…` after the fields: the sort values for the next cursor.
     var sortColumnCount: Int
@@ -67,40 +63,47 @@ struct SQLQueryPlan {
         let tieAscending = request.sort.last?.ascending ?? true
 
         let (projection, layout) = try fieldsProjection(request.desiredKeys)
-        var select = SQLFragment("SELECT \(recordColumns)") + projection
+        // Built in place: joining fragments with `+` copied the text and the arguments at every step.
+        var whole = SQLFragment("SELECT \(recordColumns)")
+        whole.sql.reserveCapacity(512)
+        whole.arguments.reserveCapacity(16)
+        whole += projection
         for (i, expression) in sortExpressions.enumerated() {
-            select = select + SQLFragment(", ") + expression + SQLFragment(" AS s\(i)")
+            whole.sql += ", "
+            whole += expression
+            whole.sql += " AS s\(i)"
         }
         let zoneArguments: [any DatabaseValueConvertible & Sendable] = [context.scope.rawValue, context.owner, request.zoneID.zoneName]
-        var conditions = [
-            SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?", zoneArguments + [request.recordType]),
-        ]
+        whole.sql += " FROM records r WHERE (r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?)"
+        whole.arguments += zoneArguments
+        whole.arguments.append(request.recordType)
         let zone = SQLFragment("scope = ? AND owner = ? AND zone = ?", zoneArguments)
         let predicate = try compile(request.predicate, locationIndexes: locationIndexes, zone: zone)
-        if predicate.sql != "1" { conditions.append(predicate) }
+        if predicate.sql != "1" {
+            whole.sql += " AND ("
+            whole += predicate
+            whole.sql += ")"
+        }
         // A full-text match or a list of record names names few rows: SQLite should seek those
         // row IDs and sort them, not walk an index in sort order testing every record of the type
         // (its choice when the keyset or the ORDER BY fits an index). A unary `+` keeps those
         // terms from steering the plan.
         let drivenByRowSet = request.predicate.hasRowSetConjunct
-        let steer = SQLFragment(drivenByRowSet ? "+" : "")
         if let anchor = request.anchor {
-            let after = try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending)
-            conditions.append(drivenByRowSet ? SQLFragment("+(") + after + SQLFragment(")") : after)
+            whole.sql += drivenByRowSet ? " AND (+(" : " AND ("
+            whole += try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending)
+            whole.sql += drivenByRowSet ? "))" : ")"
         }
         // With no sort descriptors the order is by row ID alone: `records_by_type` (whose
         // entries end with the row ID) serves it, and an index on an equality-filtered field too.
-        var orderTerms = zip(sortExpressions, request.sort).map { expression, key in
-            steer + expression + SQLFragment(key.ascending ? " ASC" : " DESC")
+        whole.sql += " ORDER BY "
+        for (expression, key) in zip(sortExpressions, request.sort) {
+            if drivenByRowSet { whole.sql += "+" }
+            whole += expression
+            whole.sql += key.ascending ? " ASC, " : " DESC, "
         }
-        orderTerms.append(SQLFragment(tieAscending ? "r.id ASC" : "r.id DESC"))
-
-        let whole = select
-            + SQLFragment(" FROM records r WHERE ")
-            + SQLFragment.joined(conditions.map { SQLFragment("(") + $0 + SQLFragment(")") }, separator: " AND ")
-            + SQLFragment(" ORDER BY ")
-            + SQLFragment.joined(orderTerms, separator: ", ")
-            + SQLFragment(" LIMIT ?", [request.limit + 1])
+        whole.sql += tieAscending ? "r.id ASC LIMIT ?" : "r.id DESC LIMIT ?"
+        whole.arguments.append(request.limit + 1)
         // Built as `[(any DatabaseValueConvertible)?]`, the element type of GRDB's initializer:
         // a plain existential array went through a forced array cast, and `[DatabaseValue]`
         // through a key path GRDB's unspecialized initializer builds on every call.
@@ -109,44 +112,31 @@ struct SQLQueryPlan {
                             layout: layout, sortColumnCount: sortExpressions.count)
     }
 
-    /// The columns that carry a record's fields, after ``recordColumns`` (each with a leading comma).
+    /// The column that carries a record's fields, after ``recordColumns``: always the whole
+    /// fields JSON, which ``FieldsJSON`` decodes for the desired keys only.
     ///
-    /// Without desired keys: the whole fields JSON. With them: for each key its kind and value,
-    /// each read with `json_extract`, so other fields are never decoded and plain values (strings,
-    /// numbers, dates) arrive as SQL values, not JSON. The extras (asset size, altitude, reference
-    /// zone, list element kind) of all keys share one multi-path `json_extract`: only locations,
-    /// references, assets and lists read it, and every `json_extract` call costs about a
-    /// microsecond per row even when its path is absent (four calls per key were the largest
-    /// part of a page's extra time over raw SQL).
+    /// Reading the desired keys in SQL instead took one `json_extract` call for each key's kind
+    /// and one for its value, and every call costs about a microsecond per row even when its
+    /// path is absent (SQLite looks up its parse cache and walks the path each time). One
+    /// pass in Swift over the stored text, skipping the other entries, is cheaper.
     static func fieldsProjection(_ desiredKeys: [String]?) throws -> (SQLFragment, FieldsLayout) {
-        guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .json) }
-        if let known = projections.withLock({ $0[keys] }) { return (SQLFragment(known.sql), known.layout) }
-        let (sql, layout) = try columnsProjection(keys)
-        projections.withLock { cache in
-            // A handful of key sets per app; the bound only guards against callers that vary them freely.
-            if cache.count >= 64 { cache.removeAll() }
-            cache[keys] = (sql, layout)
-        }
-        return (SQLFragment(sql), layout)
-    }
-
-    /// Projections already built, by desired keys: every page of a list asks for the same keys.
-    private static let projections = Mutex<[[String]: (sql: String, layout: FieldsLayout)]>([:])
-
-    private static func columnsProjection(_ keys: [String]) throws -> (String, FieldsLayout) {
+        guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .all) }
+        if let known = layouts.withLock({ $0[keys] }) { return (SQLFragment(", r.fields"), known) }
         var wanted: [String] = []
         for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
             try FieldName.validate(key, what: "Desired key")
             wanted.append(key)
         }
-        guard !wanted.isEmpty else { return ("", .columns([])) }
-        let columns = wanted.map { key in
-            ["t", "v"].map { ", json_extract(r.fields, '$.\"\(key)\".\($0)')" }.joined()
+        layouts.withLock { cache in
+            // A handful of key sets per app; the bound only guards against callers that vary them freely.
+            if cache.count >= 64 { cache.removeAll() }
+            cache[keys] = .only(wanted)
         }
-        let extraPaths = wanted.flatMap { key in ["x", "e"].map { "'$.\"\(key)\".\($0)'" } }
-        let extras = ", json_extract(r.fields, \(extraPaths.joined(separator: ", ")))"
-        return (columns.joined() + extras, .columns(wanted))
+        return (SQLFragment(", r.fields"), .only(wanted))
     }
+
+    /// Layouts already checked, by desired keys: every page of a list asks for the same keys.
+    private static let layouts = Mutex<[[String]: FieldsLayout]>([:])
 
     static let systemKeys: Set<String> = [
         "recordName", "recordID", "creationDate", "modificationDate", "creatorUserRecordID",
@@ -192,10 +182,17 @@ struct SQLQueryPlan {
         }
         let uniform = sort.allSatisfy { $0.ascending == tieAscending && $0.location == nil && systemColumn(forSortKey: $0.key) != nil }
         if uniform && !anchor.values.contains(.null) {
-            let lhs = SQLFragment.joined(expressions + [SQLFragment("r.id")], separator: ", ")
-            let rhs = SQLFragment(Array(repeating: "?", count: expressions.count + 1).joined(separator: ", "),
-                                  anchor.values.map(\.bindable) + [anchor.rowID])
-            return SQLFragment("(") + lhs + SQLFragment(") \(tieAscending ? ">" : "<") (") + rhs + SQLFragment(")")
+            // `(k1, k2, r.id) < (?, ?, ?)`
+            var after = SQLFragment("(")
+            for expression in expressions {
+                after += expression
+                after.sql += ", "
+            }
+            after.sql += tieAscending ? "r.id) > (" : "r.id) < ("
+            after.sql += String(repeating: "?, ", count: expressions.count) + "?)"
+            after.arguments += anchor.values.map(\.bindable)
+            after.arguments.append(anchor.rowID)
+            return after
         }
         // General form: (k1 after v1) OR (k1 = v1 AND k2 after v2) … OR (all equal AND id after anchor).
         // SQLite sorts NULL first ascending and last descending.

@@ -23,8 +23,9 @@ extension SQLiteStore {
                 try requireZone(request.zoneID, context: context, db: db)
             }
             // Decode rows in place from the statement: no copied rows.
-            let rows = try Row.fetchCursor(db.cachedStatement(sql: plan.sql), arguments: plan.arguments)
-            let firstSortColumn = 9 + plan.layout.columnCount
+            let statement = try db.cachedStatement(sql: plan.sql)
+            let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
+            let firstSortColumn = 10
             var records: [Record] = []
             records.reserveCapacity(request.limit)
             var anchor: QueryAnchor?
@@ -34,7 +35,7 @@ extension SQLiteStore {
                     hasMore = true
                     break
                 }
-                records.append(makeRecord(row, layout: plan.layout))
+                records.append(makeRecord(statement, layout: plan.layout))
                 if records.count == request.limit {
                     let values = (0..<plan.sortColumnCount).map { SQLScalar(row[firstSortColumn + $0] as DatabaseValue) }
                     anchor = QueryAnchor(values: values, rowID: row[0])

@@ -19,14 +19,14 @@ extension SQLiteStore {
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
             for id in ids {
-                guard let row = try Row.fetchOne(statement, arguments: [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName])
-                else {
+                let arguments: StatementArguments = [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName]
+                guard let record = try records(statement, arguments: arguments, layout: layout).first else {
                     results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
                     continue
                 }
-                let record = makeRecord(row, layout: layout)
                 do {
-                    try accessPolicy.check(.fetch(recordType: record.recordType, creator: row[6]), context: context, db: db)
+                    let creator = record.creatorUserRecordID?.recordName ?? ""
+                    try accessPolicy.check(.fetch(recordType: record.recordType, creator: creator), context: context, db: db)
                     results[id] = .success(record)
                 } catch let error as CloudError {
                     results[id] = .failure(error)
@@ -319,9 +319,8 @@ extension SQLiteStore {
     }
 
     private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {
-        let row = try Row.fetchOne(db, sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields FROM records r WHERE r.id = ?",
-                                   arguments: [rowID])
-        return row.map { makeRecord($0, layout: .json) }
+        let statement = try db.cachedStatement(sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields FROM records r WHERE r.id = ?")
+        return try records(statement, arguments: [rowID]).first
     }
 
     func requireZone(_ zoneID: RecordZone.ID, context: StoreContext, db: GRDB.Database) throws {

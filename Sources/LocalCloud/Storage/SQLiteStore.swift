@@ -203,51 +203,40 @@ final class SQLiteStore: RecordStore {
     }
 
     func assetURL(forDigest digest: String) -> URL? {
+        Self.assetURL(forDigest: digest, in: assetsDirectory)
+    }
+
+    static func assetURL(forDigest digest: String, in assetsDirectory: URL) -> URL? {
         digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
     }
 
-    /// A record from a row selected with ``SQLQueryPlan/recordColumns`` then its fields in `layout`.
-    func makeRecord(_ row: Row, layout: FieldsLayout) -> Record {
-        let name: String = row[1]
-        let type: String = row[2]
-        let zone: String = row[3]
-        let createdAt: Double = row[4]
-        let modifiedAt: Double = row[5]
-        let createdBy: String = row[6]
-        let modifiedBy: String = row[7]
-        let changeTag: String = row[8]
+    /// A record from the current row of `statement`, selected with ``SQLQueryPlan/recordColumns``
+    /// then the fields JSON, decoded for the keys `layout` names.
+    func makeRecord(_ statement: Statement, layout: FieldsLayout) -> Record {
+        let row = StatementColumns(statement)
+        // Captures the directory, not `self`: the store is weakly referenced (``open``), so each
+        // retain of it takes the runtime's slow side-table path, once per field.
+        let assets = assetsDirectory
         var state = Record.State()
-        switch layout {
-        case .json:
-            let fieldsJSON = row.hasNull(atIndex: 9) ? "{}" : row[9] as String
-            state.fields = FieldsJSON.decode(fieldsJSON, assetURL: assetURL(forDigest:))
-        case .columns(let keys):
-            state.fields.reserveCapacity(keys.count)
-            // Parsed only when a key's kind has extras (location, reference, asset, list).
-            var extras: [JSONTree]?
-            for (i, key) in keys.enumerated() {
-                let base = 9 + i * 2
-                guard let kind = row[base] as String? else { continue }
-                var extra: JSONTree?
-                var elementKind: JSONTree?
-                if FieldsJSON.kindsWithExtras.contains(kind) {
-                    if extras == nil {
-                        let column = layout.extrasColumn
-                        extras = row.hasNull(atIndex: column) ? [] : JSONTree.parse(row[column] as String)?.arrayValue ?? []
-                    }
-                    let all = extras ?? []
-                    extra = 2 * i < all.count ? all[2 * i].nonNull : nil
-                    elementKind = 2 * i + 1 < all.count ? all[2 * i + 1].nonNull : nil
-                }
-                state.fields[key] = FieldsJSON.field(in: row, at: base, kind: kind, extra: extra, elementKind: elementKind,
-                                                     assetURL: assetURL(forDigest:))
-            }
+        state.fields = row.withText(9) { text in
+            FieldsJSON.decode(text, keys: layout.keys) { Self.assetURL(forDigest: $0, in: assets) }
+        } ?? [:]
+        state.creationDate = Date(timeIntervalSince1970: row.double(4))
+        state.modificationDate = Date(timeIntervalSince1970: row.double(5))
+        state.creatorUserRecordID = Record.ID(recordName: row.string(6) ?? "")
+        state.lastModifiedUserRecordID = Record.ID(recordName: row.string(7) ?? "")
+        state.recordChangeTag = row.string(8)
+        let zone = RecordZone.ID(zoneName: row.string(3) ?? RecordZone.ID.defaultZoneName)
+        return Record(recordType: row.string(2) ?? "", recordID: Record.ID(recordName: row.string(1) ?? "", zoneID: zone), state: state)
+    }
+
+    /// Every row `statement` selects with `arguments`, as records (see ``makeRecord(_:layout:)``).
+    func records(_ statement: Statement, arguments: StatementArguments, layout: FieldsLayout = .all) throws -> [Record] {
+        let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var records: [Record] = []
+        while try rows.next() != nil {
+            records.append(makeRecord(statement, layout: layout))
         }
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy)
-        state.recordChangeTag = changeTag
-        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)), state: state)
+        return records
     }
 }
