@@ -1,6 +1,6 @@
 // localcloud-bench: LocalCloud against the same work in raw SQL through GRDB, on the same file.
 //
-//   swift run -c release localcloud-bench [--records 100000] [--single 2000] [--pages 200] [--data-dir DIR]
+//   swift run -c release localcloud-bench [--records 100000] [--single 2000] [--pages 500] [--data-dir DIR]
 //
 // 1. Single saves: `Database.save(_:)` one record at a time vs one INSERT per transaction.
 // 2. Batched saves: `modifyRecords` with 400 records per call vs 400 INSERTs per transaction.
@@ -18,7 +18,7 @@ typealias Record = LocalCloud.Record
 struct Options {
     var records = 100_000
     var single = 2_000
-    var pages = 200
+    var pages = 500
     var dataDirectory: URL?
 }
 

@@ -63,8 +63,7 @@ final class SchemaAccessPolicy: AccessPolicy {
 
     /// The stored schema, decoded again only when another writer changed it.
     func current(_ db: GRDB.Database) throws -> Schema {
-        let stamp = try SchemaStorage.stamp(db) ?? ""
-        if let cached = cache.withLock({ $0 }), cached.stamp == stamp { return cached.schema }
+        if let cached = cache.withLock({ $0 }), try SchemaStorage.stamp(db, is: cached.stamp) { return cached.schema }
         let loaded = try SchemaStorage.load(db)
         cache.withLock { $0 = (loaded.stamp, loaded.schema) }
         return loaded.schema

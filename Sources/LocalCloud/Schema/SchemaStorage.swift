@@ -27,6 +27,17 @@ enum SchemaStorage {
         try String.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM localcloud_schema WHERE id = 1"))
     }
 
+    /// Whether the stored stamp is `expected` (`""` when no schema was ever written).
+    ///
+    /// Every query and save asks this, so it compares the column's bytes in place: GRDB's
+    /// generic `String.fetchOne` cost several microseconds a call.
+    static func stamp(_ db: GRDB.Database, is expected: String) throws -> Bool {
+        let statement = try db.cachedStatement(sql: "SELECT stamp FROM localcloud_schema WHERE id = 1")
+        let rows = try Row.fetchCursor(statement)
+        guard try rows.next() != nil else { return expected.isEmpty }
+        return StatementColumns(statement).withText(0) { expected.utf8.elementsEqual($0) } ?? expected.isEmpty
+    }
+
     static func load(_ db: GRDB.Database) throws -> (schema: Schema, stamp: String) {
         guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT stamp, body FROM localcloud_schema WHERE id = 1")) else {
             return (Schema(), "")

@@ -26,6 +26,7 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(sql: plan.sql)
             let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
             let firstSortColumn = 10
+            var reader = RecordRowReader(assetsDirectory: assetsDirectory, layout: plan.layout)
             var records: [Record] = []
             records.reserveCapacity(request.limit)
             var anchor: QueryAnchor?
@@ -35,7 +36,7 @@ extension SQLiteStore {
                     hasMore = true
                     break
                 }
-                records.append(makeRecord(statement, layout: plan.layout))
+                records.append(reader.record(at: statement))
                 if records.count == request.limit {
                     let values = (0..<plan.sortColumnCount).map { SQLScalar(row[firstSortColumn + $0] as DatabaseValue) }
                     anchor = QueryAnchor(values: values, rowID: row[0])

@@ -210,32 +210,13 @@ final class SQLiteStore: RecordStore {
         digest.isEmpty ? nil : AssetStore(root: assetsDirectory, sizeLimit: 0).url(forDigest: digest)
     }
 
-    /// A record from the current row of `statement`, selected with ``SQLQueryPlan/recordColumns``
-    /// then the fields JSON, decoded for the keys `layout` names.
-    func makeRecord(_ statement: Statement, layout: FieldsLayout) -> Record {
-        let row = StatementColumns(statement)
-        // Captures the directory, not `self`: the store is weakly referenced (``open``), so each
-        // retain of it takes the runtime's slow side-table path, once per field.
-        let assets = assetsDirectory
-        var state = Record.State()
-        state.fields = row.withText(9) { text in
-            FieldsJSON.decode(text, keys: layout.keys) { Self.assetURL(forDigest: $0, in: assets) }
-        } ?? [:]
-        state.creationDate = Date(timeIntervalSince1970: row.double(4))
-        state.modificationDate = Date(timeIntervalSince1970: row.double(5))
-        state.creatorUserRecordID = Record.ID(recordName: row.string(6) ?? "")
-        state.lastModifiedUserRecordID = Record.ID(recordName: row.string(7) ?? "")
-        state.recordChangeTag = row.string(8)
-        let zone = RecordZone.ID(zoneName: row.string(3) ?? RecordZone.ID.defaultZoneName)
-        return Record(recordType: row.string(2) ?? "", recordID: Record.ID(recordName: row.string(1) ?? "", zoneID: zone), state: state)
-    }
-
-    /// Every row `statement` selects with `arguments`, as records (see ``makeRecord(_:layout:)``).
+    /// Every row `statement` selects with `arguments`, as records (see ``RecordRowReader``).
     func records(_ statement: Statement, arguments: StatementArguments, layout: FieldsLayout = .all) throws -> [Record] {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
+        var reader = RecordRowReader(assetsDirectory: assetsDirectory, layout: layout)
         var records: [Record] = []
         while try rows.next() != nil {
-            records.append(makeRecord(statement, layout: layout))
+            records.append(reader.record(at: statement))
         }
         return records
     }

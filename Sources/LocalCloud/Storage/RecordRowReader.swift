@@ -1,0 +1,58 @@
+import Foundation
+import GRDB
+
+/// Turns the rows of one statement, selected with ``SQLQueryPlan/recordColumns`` then the
+/// fields JSON, into records.
+///
+/// A page reads ten columns for each of up to 400 rows, so this avoids what costs per row:
+/// the type, zone and user names repeat from row to row and are reused when their bytes match
+/// the previous row's, and the fields are decoded for ``FieldsLayout`` keys only.
+struct RecordRowReader {
+    private let assetsDirectory: URL
+    private let layout: FieldsLayout
+    private var recordType = RepeatedText()
+    private var zone = RepeatedText()
+    private var createdBy = RepeatedText()
+    private var modifiedBy = RepeatedText()
+
+    init(assetsDirectory: URL, layout: FieldsLayout) {
+        self.assetsDirectory = assetsDirectory
+        self.layout = layout
+    }
+
+    /// The record in the statement's current row.
+    mutating func record(at statement: Statement) -> Record {
+        let row = StatementColumns(statement)
+        let assets = assetsDirectory
+        var state = Record.State()
+        state.fields = row.withText(9) { text in
+            FieldsJSON.decode(text, keys: layout.keys) { SQLiteStore.assetURL(forDigest: $0, in: assets) }
+        } ?? [:]
+        state.creationDate = Date(timeIntervalSince1970: row.double(4))
+        state.modificationDate = Date(timeIntervalSince1970: row.double(5))
+        state.creatorUserRecordID = Record.ID(recordName: createdBy.read(row, column: 6))
+        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy.read(row, column: 7))
+        state.recordChangeTag = row.string(8)
+        let zoneID = RecordZone.ID(zoneName: zone.read(row, column: 3))
+        return Record(recordType: recordType.read(row, column: 2),
+                      recordID: Record.ID(recordName: row.string(1) ?? "", zoneID: zoneID), state: state)
+    }
+}
+
+/// A text column that usually holds the same value as in the previous row.
+private struct RepeatedText {
+    private var last = ""
+
+    mutating func read(_ row: StatementColumns, column: Int32) -> String {
+        row.withText(column) { bytes in
+            let same = last.utf8.withContiguousStorageIfAvailable { utf8 in
+                guard utf8.count == bytes.count else { return false }
+                guard let a = utf8.baseAddress, let b = bytes.baseAddress else { return true }
+                return memcmp(a, b, bytes.count) == 0
+            }
+            if same == true { return last }
+            last = String(decoding: bytes, as: UTF8.self)
+            return last
+        } ?? ""
+    }
+}
