@@ -125,8 +125,9 @@ enum FieldsJSON {
                     name = String(decoding: raw, as: UTF8.self)
                 }
             } else {
+                // A name with escapes: decoded, then looked up like any other.
                 guard case .string(let decoded)? = parser.value() else { return [:] }
-                name = keys.map { $0.contains(decoded) } == false ? nil : decoded
+                if let keys, !keys.contains(decoded) { name = nil } else { name = decoded }
             }
             guard parser.consume(UInt8(ascii: ":")) else { return [:] }
             guard let name else {
