@@ -141,7 +141,7 @@ extension Container {
             throw CloudError(.notAuthenticated, "No account: the \(scope) database needs a signed-in user")
         }
         return try store.read { db in
-            var sql = "SELECT \(SQLQueryPlan.recordColumns), r.fields AS fields FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ?"
+            var sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ?"
             var arguments: [any DatabaseValueConvertible] = [scope.rawValue, context.owner, zone.zoneName]
             if let types {
                 sql += " AND r.record_type IN (\(Array(repeating: "?", count: types.count).joined(separator: ", ")))"

@@ -22,11 +22,6 @@ enum SchemaStorage {
         }
     }
 
-    /// The stamp of the stored schema, `nil` when none was ever written.
-    static func stamp(_ db: GRDB.Database) throws -> String? {
-        try String.fetchOne(db.cachedStatement(sql: "SELECT stamp FROM localcloud_schema WHERE id = 1"))
-    }
-
     /// Whether the stored stamp is `expected` (`""` when no schema was ever written).
     ///
     /// Every query and save asks this, so it compares the column's bytes in place: GRDB's
@@ -35,7 +30,7 @@ enum SchemaStorage {
         let statement = try db.cachedStatement(sql: "SELECT stamp FROM localcloud_schema WHERE id = 1")
         let rows = try Row.fetchCursor(statement)
         guard try rows.next() != nil else { return expected.isEmpty }
-        return StatementColumns(statement).withText(0) { expected.utf8.elementsEqual($0) } ?? expected.isEmpty
+        return StatementColumns(statement).withText(0) { expected.hasUTF8($0) } ?? expected.isEmpty
     }
 
     static func load(_ db: GRDB.Database) throws -> (schema: Schema, stamp: String) {

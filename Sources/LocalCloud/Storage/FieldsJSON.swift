@@ -120,7 +120,7 @@ enum FieldsJSON {
             let name: String?
             if let raw = parser.unescapedStringBytes() {
                 if let keys {
-                    name = keys.first { key in key.utf8.count == raw.count && Self.bytes(of: key, equal: raw) }
+                    name = keys.first { $0.hasUTF8(raw) }
                 } else {
                     name = String(decoding: raw, as: UTF8.self)
                 }
@@ -217,14 +217,6 @@ enum FieldsJSON {
             return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
         case .list:
             return nil
-        }
-    }
-
-    private static func bytes(of key: String, equal raw: UnsafeBufferPointer<UInt8>) -> Bool {
-        var key = key
-        return key.withUTF8 { utf8 in
-            guard let a = utf8.baseAddress, let b = raw.baseAddress else { return utf8.count == raw.count }
-            return memcmp(a, b, raw.count) == 0
         }
     }
 

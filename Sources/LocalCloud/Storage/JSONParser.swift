@@ -156,21 +156,11 @@ struct JSONParser {
         }
     }
 
+    /// The string that starts here, unescaped; `nil` when it is malformed.
     mutating func string() -> String? {
+        if let raw = unescapedStringBytes() { return String(decoding: raw, as: UTF8.self) }
         index += 1
-        let start = index
-        // Fast path: no escapes.
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") {
-                let result = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-                index += 1
-                return result
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            index += 1
-        }
-        var scalars = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        var scalars = ""
         var pending: [UInt8] = []
         func flush() {
             if !pending.isEmpty {

@@ -6,18 +6,19 @@ import GRDB
 ///
 /// A page reads ten columns for each of up to 400 rows, so this avoids what costs per row:
 /// the type, zone and user names repeat from row to row and are reused when their bytes match
-/// the previous row's, and the fields are decoded for ``FieldsLayout`` keys only.
+/// the previous row's, and the fields are decoded for the given keys only.
 struct RecordRowReader {
     private let assetsDirectory: URL
-    private let layout: FieldsLayout
+    /// The fields to decode (``SQLQueryPlan/fieldKeys(_:)``), `nil` for all.
+    private let keys: [String]?
     private var recordType = RepeatedText()
     private var zone = RepeatedText()
     private var createdBy = RepeatedText()
     private var modifiedBy = RepeatedText()
 
-    init(assetsDirectory: URL, layout: FieldsLayout) {
+    init(assetsDirectory: URL, keys: [String]?) {
         self.assetsDirectory = assetsDirectory
-        self.layout = layout
+        self.keys = keys
     }
 
     /// The record in the statement's current row.
@@ -26,7 +27,7 @@ struct RecordRowReader {
         let assets = assetsDirectory
         var state = Record.State()
         state.fields = row.withText(9) { text in
-            FieldsJSON.decode(text, keys: layout.keys) { SQLiteStore.assetURL(forDigest: $0, in: assets) }
+            FieldsJSON.decode(text, keys: keys) { SQLiteStore.assetURL(forDigest: $0, in: assets) }
         } ?? [:]
         state.creationDate = Date(timeIntervalSince1970: row.double(4))
         state.modificationDate = Date(timeIntervalSince1970: row.double(5))
@@ -45,12 +46,7 @@ private struct RepeatedText {
 
     mutating func read(_ row: StatementColumns, column: Int32) -> String {
         row.withText(column) { bytes in
-            let same = last.utf8.withContiguousStorageIfAvailable { utf8 in
-                guard utf8.count == bytes.count else { return false }
-                guard let a = utf8.baseAddress, let b = bytes.baseAddress else { return true }
-                return memcmp(a, b, bytes.count) == 0
-            }
-            if same == true { return last }
+            if last.hasUTF8(bytes) { return last }
             last = String(decoding: bytes, as: UTF8.self)
             return last
         } ?? ""

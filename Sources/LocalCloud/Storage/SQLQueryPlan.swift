@@ -2,21 +2,6 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Which of the fields in a selected row's fields JSON (column 9) are decoded.
-enum FieldsLayout: Equatable {
-    /// Every field.
-    case all
-    /// Only these keys (`desiredKeys` without the system keys); the rest are skipped unread.
-    case only([String])
-
-    var keys: [String]? {
-        switch self {
-        case .all: nil
-        case .only(let keys): keys
-        }
-    }
-}
-
 /// A SQL fragment and the arguments bound to its `?` placeholders.
 struct SQLFragment {
     var sql: String
@@ -48,13 +33,17 @@ struct SQLFragment {
 struct SQLQueryPlan {
     var sql: String
     var arguments: StatementArguments
-    /// Which fields are decoded from the fields column.
-    var layout: FieldsLayout
+    /// The fields decoded from the fields column: the desired keys, or `nil` for all of them.
+    var fieldKeys: [String]?
     /// Columns `s0…` after the fields: the sort values for the next cursor.
     var sortColumnCount: Int
 
+    /// The columns every record is read from (``RecordRowReader``). The last is the whole fields
+    /// JSON, which ``FieldsJSON`` decodes for the desired keys only.
     static let recordColumns =
-        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag"
+        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag, r.fields"
+    /// How many ``recordColumns`` there are: the sort values `s0…` follow them.
+    static let recordColumnCount = 10
 
     /// - Parameter locationIndexes: location fields with an R-tree (``SchemaIndexes``), which a distance filter uses.
     static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = []) throws -> SQLQueryPlan {
@@ -62,12 +51,11 @@ struct SQLQueryPlan {
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
 
-        let (projection, layout) = try fieldsProjection(request.desiredKeys)
+        let fieldKeys = try fieldKeys(request.desiredKeys)
         // Built in place: joining fragments with `+` copied the text and the arguments at every step.
         var whole = SQLFragment("SELECT \(recordColumns)")
         whole.sql.reserveCapacity(512)
         whole.arguments.reserveCapacity(16)
-        whole += projection
         for (i, expression) in sortExpressions.enumerated() {
             whole.sql += ", "
             whole += expression
@@ -109,34 +97,23 @@ struct SQLQueryPlan {
         // through a key path GRDB's unspecialized initializer builds on every call.
         let arguments = whole.arguments.map { $0 as (any DatabaseValueConvertible)? }
         return SQLQueryPlan(sql: whole.sql, arguments: StatementArguments(arguments),
-                            layout: layout, sortColumnCount: sortExpressions.count)
+                            fieldKeys: fieldKeys, sortColumnCount: sortExpressions.count)
     }
 
-    /// The column that carries a record's fields, after ``recordColumns``: always the whole
-    /// fields JSON, which ``FieldsJSON`` decodes for the desired keys only.
+    /// The fields to decode for `desiredKeys`: without the system keys and repeats, `nil` for all.
     ///
-    /// Reading the desired keys in SQL instead took one `json_extract` call for each key's kind
-    /// and one for its value, and every call costs about a microsecond per row even when its
-    /// path is absent (SQLite looks up its parse cache and walks the path each time). One
-    /// pass in Swift over the stored text, skipping the other entries, is cheaper.
-    static func fieldsProjection(_ desiredKeys: [String]?) throws -> (SQLFragment, FieldsLayout) {
-        guard let keys = desiredKeys else { return (SQLFragment(", r.fields"), .all) }
-        if let known = layouts.withLock({ $0[keys] }) { return (SQLFragment(", r.fields"), known) }
+    /// The desired keys are picked out of the fields JSON in Swift, not in SQL: one
+    /// `json_extract` for each key's kind and one for its value cost about a microsecond per row
+    /// each, even when the path is absent (SQLite looks up its parse cache and walks the path).
+    static func fieldKeys(_ desiredKeys: [String]?) throws -> [String]? {
+        guard let keys = desiredKeys else { return nil }
         var wanted: [String] = []
         for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
             try FieldName.validate(key, what: "Desired key")
             wanted.append(key)
         }
-        layouts.withLock { cache in
-            // A handful of key sets per app; the bound only guards against callers that vary them freely.
-            if cache.count >= 64 { cache.removeAll() }
-            cache[keys] = .only(wanted)
-        }
-        return (SQLFragment(", r.fields"), .only(wanted))
+        return wanted
     }
-
-    /// Layouts already checked, by desired keys: every page of a list asks for the same keys.
-    private static let layouts = Mutex<[[String]: FieldsLayout]>([:])
 
     static let systemKeys: Set<String> = [
         "recordName", "recordID", "creationDate", "modificationDate", "creatorUserRecordID",

@@ -25,8 +25,8 @@ extension SQLiteStore {
             // Decode rows in place from the statement: no copied rows.
             let statement = try db.cachedStatement(sql: plan.sql)
             let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
-            let firstSortColumn = 10
-            var reader = RecordRowReader(assetsDirectory: assetsDirectory, layout: plan.layout)
+            let firstSortColumn = SQLQueryPlan.recordColumnCount
+            var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: plan.fieldKeys)
             var records: [Record] = []
             records.reserveCapacity(request.limit)
             var anchor: QueryAnchor?

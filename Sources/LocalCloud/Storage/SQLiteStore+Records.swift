@@ -8,8 +8,8 @@ extension SQLiteStore {
     // MARK: Fetch
 
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let (projection, layout) = try SQLQueryPlan.fieldsProjection(desiredKeys)
-        let sql = "SELECT \(SQLQueryPlan.recordColumns)\(projection.sql) FROM records r "
+        let fieldKeys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        let sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
         if context.scope != .public && context.user == nil {
             // No account has no private or shared database, even to find nothing in.
@@ -20,7 +20,7 @@ extension SQLiteStore {
             let statement = try db.cachedStatement(sql: sql)
             for id in ids {
                 let arguments: StatementArguments = [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName]
-                guard let record = try records(statement, arguments: arguments, layout: layout).first else {
+                guard let record = try records(statement, arguments: arguments, keys: fieldKeys).first else {
                     results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
                     continue
                 }
@@ -319,7 +319,7 @@ extension SQLiteStore {
     }
 
     private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {
-        let statement = try db.cachedStatement(sql: "SELECT \(SQLQueryPlan.recordColumns), r.fields FROM records r WHERE r.id = ?")
+        let statement = try db.cachedStatement(sql: "SELECT \(SQLQueryPlan.recordColumns) FROM records r WHERE r.id = ?")
         return try records(statement, arguments: [rowID]).first
     }
 

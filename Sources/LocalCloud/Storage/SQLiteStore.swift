@@ -211,9 +211,10 @@ final class SQLiteStore: RecordStore {
     }
 
     /// Every row `statement` selects with `arguments`, as records (see ``RecordRowReader``).
-    func records(_ statement: Statement, arguments: StatementArguments, layout: FieldsLayout = .all) throws -> [Record] {
+    /// `keys` are the fields to decode (``SQLQueryPlan/fieldKeys(_:)``), `nil` for all.
+    func records(_ statement: Statement, arguments: StatementArguments, keys: [String]? = nil) throws -> [Record] {
         let rows = try Row.fetchCursor(statement, arguments: arguments)
-        var reader = RecordRowReader(assetsDirectory: assetsDirectory, layout: layout)
+        var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: keys)
         var records: [Record] = []
         while try rows.next() != nil {
             records.append(reader.record(at: statement))

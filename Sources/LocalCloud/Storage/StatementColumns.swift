@@ -13,20 +13,12 @@ struct StatementColumns {
         self.statement = statement.sqliteStatement
     }
 
-    func isNull(_ column: Int32) -> Bool {
-        sqlite3_column_type(statement, column) == SQLITE_NULL
-    }
-
     func string(_ column: Int32) -> String? {
         withText(column) { String(decoding: $0, as: UTF8.self) }
     }
 
     func double(_ column: Int32) -> Double {
         sqlite3_column_double(statement, column)
-    }
-
-    func int64(_ column: Int32) -> Int64 {
-        sqlite3_column_int64(statement, column)
     }
 
     /// Runs `body` on the column's text in place (no copy); `nil` for SQL NULL.
