@@ -7,8 +7,10 @@
 //    The batched run fills the container with `--records` Restaurant records.
 // 3. The Discover query (Restaurant, creationDate descending, 50 rows, desiredKeys name/type/location):
 //    first page and next page by cursor, vs the same SELECT with keyset paging in raw SQL.
+//    The next page again, awaited on the main actor, vs GRDB's async read.
 // 4. One row of a query with no sort descriptors, vs the same SELECT in raw SQL.
-// Queries run in alternating blocks of consecutive calls per side (10 rounds of --pages/10).
+// Queries run in alternating blocks of consecutive calls per side (10 rounds of --pages/10), off
+// the main actor except where said.
 import Foundation
 import GRDB
 import LocalCloud
@@ -205,80 +207,82 @@ nonisolated func rawReadPageAsync(_ pool: DatabasePool, after: (Double, Int64)?)
     return try await pool.read(page)
 }
 
-// Each side runs its pages in blocks of consecutive calls, the blocks alternating. Timed one
+// Each side makes its calls in blocks of consecutive calls, the blocks alternating. Timed one
 // right after the other, each side paid for the other's cache effects: the raw query took
 // 0.41–0.45 ms right after a LocalCloud call and 0.23 ms in a run of its own.
 let rounds = 10
 let perBlock = max(1, options.pages / rounds)
-var oursFirst: [Double] = [], oursNext: [Double] = [], rawFirst: [Double] = [], rawNext: [Double] = []
-var firstNames: [String] = [], secondNames: [String] = []
-let pageDatabase = database, pageQuery = query, pageKeys = desiredKeys, rawPool = raw
-for round in 0..<rounds {
-    // Off the main actor, as apps and servers call LocalCloud: resuming onto the main actor
-    // added a wakeup of the main thread to every call.
-    let ours = try await Task.detached { () async throws -> (first: [Double], next: [Double], names: [[String]]) in
-        var first: [Double] = [], next: [Double] = [], names: [[String]] = []
-        for _ in 0..<perBlock {
-            var start = ContinuousClock.now
-            let (page, cursor) = try await pageDatabase.records(matching: pageQuery, desiredKeys: pageKeys, resultsLimit: 50)
-            first.append(seconds(ContinuousClock.now - start))
-            guard let cursor else { fatalError("expected a second page") }
-            start = ContinuousClock.now
-            let (second, _) = try await pageDatabase.records(continuingMatchFrom: cursor, desiredKeys: pageKeys, resultsLimit: 50)
-            next.append(seconds(ContinuousClock.now - start))
-            if names.isEmpty { names = [page.map(\.0.recordName), second.map(\.0.recordName)] }
-        }
-        return (first, next, names)
-    }.value
-    oursFirst += ours.first
-    oursNext += ours.next
-    if round == 0 { (firstNames, secondNames) = (ours.names[0], ours.names[1]) }
-    let rawTimes = try await Task.detached { () async throws -> (first: [Double], next: [Double], names: [[String]]) in
-        var first: [Double] = [], next: [Double] = [], names: [[String]] = []
-        for _ in 0..<perBlock {
-            var start = ContinuousClock.now
-            let page = try rawReadPage(rawPool, after: nil)
-            first.append(seconds(ContinuousClock.now - start))
-            guard let last = page.last else { fatalError("empty raw page") }
-            start = ContinuousClock.now
-            let second = try rawReadPage(rawPool, after: (last.createdAt, last.id))
-            next.append(seconds(ContinuousClock.now - start))
-            if names.isEmpty { names = [page.map(\.name), second.map(\.name)] }
-        }
-        return (first, next, names)
-    }.value
-    rawFirst += rawTimes.first
-    rawNext += rawTimes.next
-    if round == 0 {
-        precondition(firstNames == rawTimes.names[0], "first pages differ")
-        precondition(secondNames == rawTimes.names[1], "second pages differ")
+
+/// `perBlock` calls of `call` in a row, each timed, and the first call's result. Each call
+/// resumes on the caller's actor (`isolation`), as an app awaiting LocalCloud does.
+func timeCalls<T: Sendable>(_ call: @Sendable () async throws -> T,
+                            isolation: isolated (any Actor)? = #isolation) async throws -> ([Double], T?) {
+    var times: [Double] = [], first: T?
+    for _ in 0..<perBlock {
+        let start = ContinuousClock.now
+        let result = try await call()
+        times.append(seconds(ContinuousClock.now - start))
+        if first == nil { first = result }
     }
+    return (times, first)
 }
+
+/// One block of calls: off the main actor unless `onMainActor`. Apps and servers call LocalCloud
+/// from background tasks; resuming onto the main actor adds a wakeup of the main thread to every call.
+@MainActor func block<T: Sendable>(_ call: @escaping @Sendable () async throws -> T, onMainActor: Bool) async throws -> ([Double], T?) {
+    if onMainActor { return try await timeCalls(call) }
+    return try await Task.detached { try await timeCalls(call) }.value
+}
+
+/// Both sides' timings over `rounds` alternating blocks, and each side's first result.
+@MainActor func alternate<Ours: Sendable, Raw: Sendable>(
+    onMainActor: Bool = false, ours: @escaping @Sendable () async throws -> Ours, raw: @escaping @Sendable () async throws -> Raw
+) async throws -> (ours: [Double], raw: [Double], first: (Ours, Raw)) {
+    var oursTimes: [Double] = [], rawTimes: [Double] = [], firstOurs: Ours?, firstRaw: Raw?
+    // One untimed call each first, so that neither side's first block pays for a cold cache.
+    _ = try await ours()
+    _ = try await raw()
+    for _ in 0..<rounds {
+        let (o, fo) = try await block(ours, onMainActor: onMainActor)
+        let (r, fr) = try await block(raw, onMainActor: onMainActor)
+        oursTimes += o
+        rawTimes += r
+        firstOurs = firstOurs ?? fo
+        firstRaw = firstRaw ?? fr
+    }
+    guard let firstOurs, let firstRaw else { fatalError("no calls were made") }
+    return (oursTimes, rawTimes, (firstOurs, firstRaw))
+}
+
 let ms = { (v: Double) in String(format: "%.3f ms", v * 1000) }
-row("Discover first page, 50 rows, median", ms(median(oursFirst)), ms(median(rawFirst)), String(format: "%.2f× raw", median(oursFirst) / median(rawFirst)))
-row("Discover first page, p99", ms(percentile(oursFirst, 0.99)), ms(percentile(rawFirst, 0.99)), "")
-row("Discover next page, 50 rows, median", ms(median(oursNext)), ms(median(rawNext)), String(format: "%.2f× raw", median(oursNext) / median(rawNext)))
-row("Discover next page, p99", ms(percentile(oursNext, 0.99)), ms(percentile(rawNext, 0.99)), "")
+@MainActor func report(_ name: String, _ times: (ours: [Double], raw: [Double]), rawNote: String = "") {
+    row("\(name), median", ms(median(times.ours)), ms(median(times.raw)) + rawNote,
+        String(format: "%.2f× raw", median(times.ours) / median(times.raw)))
+    row("\(name), p99", ms(percentile(times.ours, 0.99)), ms(percentile(times.raw, 0.99)) + rawNote, "")
+}
+
+let pageDatabase = database, pageQuery = query, pageKeys = desiredKeys, rawPool = raw
+let firstPage = try await alternate(
+    ours: { try await pageDatabase.records(matching: pageQuery, desiredKeys: pageKeys, resultsLimit: 50) },
+    raw: { try rawReadPage(rawPool, after: nil) })
+guard let cursor = firstPage.first.0.queryCursor, let last = firstPage.first.1.last else { fatalError("expected a second page") }
+precondition(firstPage.first.0.matchResults.map(\.0.recordName) == firstPage.first.1.map(\.name), "first pages differ")
+report("Discover first page, 50 rows", (firstPage.ours, firstPage.raw))
+
+let anchor = (last.createdAt, last.id)
+let nextPage = try await alternate(
+    ours: { try await pageDatabase.records(continuingMatchFrom: cursor, desiredKeys: pageKeys, resultsLimit: 50) },
+    raw: { try rawReadPage(rawPool, after: anchor) })
+precondition(nextPage.first.0.matchResults.map(\.0.recordName) == nextPage.first.1.map(\.name), "second pages differ")
+report("Discover next page, 50 rows", (nextPage.ours, nextPage.raw))
 
 // 3b. The same next page awaited on the main actor, as a UI would: every await then resumes on
 // the main thread. The raw counterpart is GRDB's own async read, which resumes the same way.
-var mainOurs: [Double] = [], mainRaw: [Double] = []
-let (_, mainCursor) = try await database.records(matching: query, desiredKeys: desiredKeys, resultsLimit: 50)
-guard let mainCursor, let mainAnchor = try raw.read({ db in try rawPage(db, after: nil) }).last else { fatalError("expected a second page") }
-for _ in 0..<rounds {
-    for _ in 0..<perBlock {
-        clock = ContinuousClock.now
-        _ = try await database.records(continuingMatchFrom: mainCursor, desiredKeys: desiredKeys, resultsLimit: 50)
-        mainOurs.append(seconds(ContinuousClock.now - clock))
-    }
-    for _ in 0..<perBlock {
-        clock = ContinuousClock.now
-        _ = try await rawReadPageAsync(raw, after: (mainAnchor.createdAt, mainAnchor.id))
-        mainRaw.append(seconds(ContinuousClock.now - clock))
-    }
-}
-row("Next page awaited on the main actor, median", ms(median(mainOurs)), ms(median(mainRaw)) + " (async read)",
-    String(format: "%.2f× raw", median(mainOurs) / median(mainRaw)))
+let mainActorPage = try await alternate(
+    onMainActor: true,
+    ours: { try await pageDatabase.records(continuingMatchFrom: cursor, desiredKeys: pageKeys, resultsLimit: 50) },
+    raw: { try await rawReadPageAsync(rawPool, after: anchor) })
+report("Next page awaited on the main actor", (mainActorPage.ours, mainActorPage.raw), rawNote: " (async read)")
 
 // 4. One row with no sort descriptors: pages in row-ID order, which `records_by_type` serves.
 let unsorted = Query(recordType: "Restaurant", predicate: Predicate(value: true))
@@ -286,24 +290,11 @@ let oneSQL = """
     SELECT id, record_name, created_at, fields FROM records
     WHERE scope = 1 AND owner = '' AND zone = '_defaultZone' AND record_type = 'Restaurant' ORDER BY id LIMIT 1
     """
-var oursUnsorted: [Double] = [], rawUnsorted: [Double] = []
-for _ in 0..<rounds {
-    for _ in 0..<perBlock {
-        clock = ContinuousClock.now
-        let (one, _) = try await database.records(matching: unsorted, resultsLimit: 1)
-        oursUnsorted.append(seconds(ContinuousClock.now - clock))
-        precondition(one.count == 1, "expected one record")
-    }
-    for _ in 0..<perBlock {
-        clock = ContinuousClock.now
-        let rawOne = try raw.read { db in try Row.fetchAll(db.cachedStatement(sql: oneSQL)) }
-        rawUnsorted.append(seconds(ContinuousClock.now - clock))
-        precondition(rawOne.count == 1, "expected one raw row")
-    }
-}
-row("One row, no sort descriptors, median", ms(median(oursUnsorted)), ms(median(rawUnsorted)),
-    String(format: "%.2f× raw", median(oursUnsorted) / median(rawUnsorted)))
-row("One row, no sort descriptors, p99", ms(percentile(oursUnsorted, 0.99)), ms(percentile(rawUnsorted, 0.99)), "")
+let oneRow = try await alternate(
+    ours: { try await pageDatabase.records(matching: unsorted, resultsLimit: 1).matchResults.count },
+    raw: { try rawPool.read { db in try Row.fetchAll(db.cachedStatement(sql: oneSQL)).count } })
+precondition(oneRow.first == (1, 1), "expected one record")
+report("One row, no sort descriptors", (oneRow.ours, oneRow.raw))
 
 let total = try raw.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM records") ?? 0 }
 print("\nRecords in the container: \(total)")
