@@ -96,37 +96,39 @@ capture_colors() { e2e_tmux capture-pane -e -p -t "$E2E_SESSION"; }
 # A tmux format value of the pane, e.g. pane_width, cursor_flag, alternate_on.
 pane_value() { e2e_tmux display-message -p -t "$E2E_SESSION" "#{$1}"; }
 
-# wait_for TEXT [timeout-seconds]: polls the screen every 0.1 s until TEXT (fixed string) shows.
-wait_for() {
-  local text="$1" timeout="${2:-$E2E_TIMEOUT}"
+# poll_until TIMEOUT MESSAGE COMMAND...: runs COMMAND every 0.1 s until it succeeds; after
+# TIMEOUT seconds, fails with MESSAGE.
+poll_until() {
+  local timeout="$1" message="$2"
+  shift 2
   local deadline=$(( $(date +%s%N) + timeout * 1000000000 ))
   while [ "$(date +%s%N)" -lt "$deadline" ]; do
-    if grep -qF -- "$text" <<<"$(capture)"; then return 0; fi
+    if "$@"; then return 0; fi
     sleep 0.1
   done
-  fail "timed out after ${timeout}s waiting for: $text"
+  fail "$message"
+}
+
+screen_has() { grep -qF -- "$1" <<<"$(capture)"; }
+screen_lacks() { ! screen_has "$1"; }
+screen_matches() { grep -qE -- "$1" <<<"$(capture)"; }
+
+# wait_for TEXT [timeout-seconds]: polls the screen until TEXT (fixed string) shows.
+wait_for() {
+  local timeout="${2:-$E2E_TIMEOUT}"
+  poll_until "$timeout" "timed out after ${timeout}s waiting for: $1" screen_has "$1"
 }
 
 # wait_for_line REGEX [timeout]: like wait_for, with an extended regular expression.
 wait_for_line() {
-  local pattern="$1" timeout="${2:-$E2E_TIMEOUT}"
-  local deadline=$(( $(date +%s%N) + timeout * 1000000000 ))
-  while [ "$(date +%s%N)" -lt "$deadline" ]; do
-    if grep -qE -- "$pattern" <<<"$(capture)"; then return 0; fi
-    sleep 0.1
-  done
-  fail "timed out after ${timeout}s waiting for a line matching: $pattern"
+  local timeout="${2:-$E2E_TIMEOUT}"
+  poll_until "$timeout" "timed out after ${timeout}s waiting for a line matching: $1" screen_matches "$1"
 }
 
 # wait_gone TEXT [timeout]: polls until TEXT is no longer on screen.
 wait_gone() {
-  local text="$1" timeout="${2:-$E2E_TIMEOUT}"
-  local deadline=$(( $(date +%s%N) + timeout * 1000000000 ))
-  while [ "$(date +%s%N)" -lt "$deadline" ]; do
-    if ! grep -qF -- "$text" <<<"$(capture)"; then return 0; fi
-    sleep 0.1
-  done
-  fail "timed out after ${timeout}s waiting for this to go away: $text"
+  local timeout="${2:-$E2E_TIMEOUT}"
+  poll_until "$timeout" "timed out after ${timeout}s waiting for this to go away: $1" screen_lacks "$1"
 }
 
 # send KEY...: tmux key names (j, Down, Enter, C-c, PageDown, ...).
@@ -145,26 +147,15 @@ send_wheel() {
 # resize_to W H: resizes the detached window and waits until the pane has that size.
 resize_to() {
   e2e_tmux resize-window -t "$E2E_SESSION" -x "$1" -y "$2"
-  local deadline=$(( $(date +%s%N) + E2E_TIMEOUT * 1000000000 ))
-  while [ "$(date +%s%N)" -lt "$deadline" ]; do
-    if [ "$(pane_value pane_width)x$(pane_value pane_height)" = "$1x$2" ]; then return 0; fi
-    sleep 0.1
-  done
-  fail "the pane did not become $1x$2"
+  poll_until "$E2E_TIMEOUT" "the pane did not become $1x$2" pane_has_size "$1" "$2"
 }
+pane_has_size() { [ "$(pane_value pane_width)x$(pane_value pane_height)" = "$1x$2" ]; }
 
 # wait_exit [timeout]: waits for foodpin to exit and prints its exit code.
 wait_exit() {
   local timeout="${1:-$E2E_TIMEOUT}"
-  local deadline=$(( $(date +%s%N) + timeout * 1000000000 ))
-  while [ "$(date +%s%N)" -lt "$deadline" ]; do
-    if [ -s "$E2E_TMP/exit" ]; then
-      sed -n 's/^EXIT=//p' "$E2E_TMP/exit"
-      return 0
-    fi
-    sleep 0.1
-  done
-  fail "foodpin did not exit within ${timeout}s"
+  poll_until "$timeout" "foodpin did not exit within ${timeout}s" test -s "$E2E_TMP/exit"
+  sed -n 's/^EXIT=//p' "$E2E_TMP/exit"
 }
 
 # expect_exit CODE [timeout]: foodpin exits with CODE and leaves the terminal restored:
