@@ -57,6 +57,22 @@ struct DiscoverBenchmark {
         print(String(format: "peak memory (maxrss): %.1f MB", Double(usage.ru_maxrss) / 1024))
     }
 
+    /// A 100×30 Discover screen on `backend`, run through `inbox` until its first page has loaded.
+    private func openDiscover(_ backend: CloudDiscoverBackend, inbox: Inbox) throws
+        -> (app: DiscoverApp, handler: DiscoverEffectHandler<Thumbnail>, loader: ThumbnailLoader<Thumbnail>) {
+        let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
+        let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
+        let app = DiscoverApp(config: AppConfig(colorMode: .colors256, currentUser: "bench"), handler: handler,
+                              width: 100, height: 30)
+        app.apply(.resize(width: 100, height: 30), sink: inbox.sink)
+        while true {
+            let message = try inbox.next(timeout: 10)
+            app.apply(message, sink: inbox.sink)
+            if case .pageLoaded = message { break }
+        }
+        return (app, handler, loader)
+    }
+
     // MARK: Launch to first rows
 
     private func measureFirstRows(_ configuration: Container.Configuration, assets: URL) throws {
@@ -68,18 +84,9 @@ struct DiscoverBenchmark {
                 let container = Container(configuration: configuration)
                 let backend = CloudDiscoverBackend(
                     container: container, seeder: SampleSeeder(container: container, assets: assets))
-                let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
-                let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
-                let app = DiscoverApp(config: AppConfig(colorMode: .colors256, currentUser: "bench"), handler: handler,
-                                      width: 100, height: 30)
-                app.apply(.resize(width: 100, height: 30), sink: inbox.sink)
-                while true {
-                    let message = try inbox.next(timeout: 10)
-                    app.apply(message, sink: inbox.sink)
-                    if case .pageLoaded = message { break }
-                }
-                grid = app.view(width: 100, height: 30)
-                handler.cancelAll()
+                let screen = try openDiscover(backend, inbox: inbox)
+                grid = screen.app.view(width: 100, height: 30)
+                screen.handler.cancelAll()
             }
             guard let grid, grid.text.contains("Bench restaurant") else {
                 throw Bench.Failure(description: "the first rows were not drawn")
@@ -164,18 +171,8 @@ struct DiscoverBenchmark {
 
     private func measureFrames(_ configuration: Container.Configuration) throws {
         let container = Container(configuration: configuration)
-        let backend = CloudDiscoverBackend(container: container)
-        let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
-        let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
-        let app = DiscoverApp(config: AppConfig(colorMode: .colors256, currentUser: "bench"), handler: handler,
-                              width: 100, height: 30)
         let inbox = Inbox()
-        app.apply(.resize(width: 100, height: 30), sink: inbox.sink)
-        while true {
-            let message = try inbox.next(timeout: 10)
-            app.apply(message, sink: inbox.sink)
-            if case .pageLoaded = message { break }
-        }
+        let (app, handler, loader) = try openDiscover(CloudDiscoverBackend(container: container), inbox: inbox)
         _ = app.view(width: 100, height: 30)
 
         var keyFrames: [Double] = []
