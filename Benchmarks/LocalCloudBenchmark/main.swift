@@ -9,6 +9,7 @@
 //    first page and next page by cursor, vs the same SELECT with keyset paging in raw SQL.
 //    The next page again, awaited on the main actor, vs GRDB's async read.
 // 4. One row of a query with no sort descriptors, vs the same SELECT in raw SQL.
+// `localcloud-bench seed` only fills a container (SeedCommand.swift); `notifications` measures push.
 // Queries run in alternating blocks of consecutive calls per side (10 rounds of --pages/10), off
 // the main actor except where said.
 import Foundation
@@ -25,6 +26,7 @@ struct Options {
 }
 
 if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "seed" { try await SeedCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
@@ -57,17 +59,9 @@ try container.importSchema(LocalCloud.Schema(ckdb: """
         GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
     );
     """))
-let types = ["Cafe", "Bistro", "Tea House", "Diner", "Bakery"]
+let types = BenchRestaurant.types
 
-func makeRecord(_ i: Int) -> Record {
-    let record = Record(recordType: "Restaurant")
-    record["name"] = "Restaurant \(i)"
-    record["type"] = types[i % types.count]
-    record["location"] = "\(i % 90) Queen's Road Central, Hong Kong"
-    record["phone"] = "+852 \(20_000_000 + i)"
-    record["description"] = "A well-liked place, number \(i), known for its coffee and cakes."
-    return record
-}
+func makeRecord(_ i: Int) -> Record { BenchRestaurant.record(i) }
 
 func fieldsJSON(_ i: Int) -> String {
     // The same fields LocalCloud stores, in its stored JSON shape.

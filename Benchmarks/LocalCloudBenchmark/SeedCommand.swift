@@ -1,0 +1,47 @@
+// `localcloud-bench seed`: fills a container with restaurants through the public API, for the
+// server and search benchmarks that need a large store.
+//
+//   localcloud-bench seed --data-dir DIR [--records 100000] [--container iCloud.FoodPin] [--schema Assets/FoodPin.ckdb]
+//
+// Records are saved in `modifyRecords` batches of 400 (CloudKit's limit) by user `bench`, with the
+// same fields as the other measures, so every page of the Discover query is full.
+import Foundation
+import LocalCloud
+
+enum SeedCommand {
+    static func run(_ arguments: [String]) async throws {
+        var records = 100_000
+        var containerID = "iCloud.FoodPin"
+        var schemaPath = "Assets/FoodPin.ckdb"
+        var dataDirectory: URL?
+        var iterator = arguments.makeIterator()
+        while let flag = iterator.next() {
+            let value = iterator.next() ?? ""
+            switch flag {
+            case "--records": records = Int(value) ?? records
+            case "--container": containerID = value
+            case "--schema": schemaPath = value
+            case "--data-dir": dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
+            default: usage()
+            }
+        }
+        guard let dataDirectory else { usage() }
+        let container = Container(configuration: .init(containerIdentifier: containerID, dataDirectory: dataDirectory, user: "bench"))
+        _ = try container.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: schemaPath, encoding: .utf8)))
+        let start = ContinuousClock.now
+        var saved = 0
+        while saved < records {
+            let batch = (saved..<min(records, saved + 400)).map(BenchRestaurant.record)
+            _ = try await container.publicCloudDatabase.modifyRecords(saving: batch, deleting: [])
+            saved += batch.count
+        }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        print("seeded \(saved) restaurants into \(containerID) in \(String(format: "%.1f", seconds)) s")
+        exit(0)
+    }
+
+    private static func usage() -> Never {
+        print("usage: localcloud-bench seed --data-dir DIR [--records N] [--container ID] [--schema FILE.ckdb]")
+        exit(2)
+    }
+}
