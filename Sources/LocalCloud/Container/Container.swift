@@ -28,10 +28,13 @@ public final class Container: Sendable {
         self.init(configuration: .fromEnvironment(identifier: identifier))
     }
 
-    public init(configuration: Configuration) {
-        self.configuration = configuration
-        containerIdentifier = configuration.containerIdentifier
-        let core = ContainerCore(configuration: configuration)
+    public convenience init(configuration: Configuration) {
+        self.init(core: ContainerCore(configuration: configuration))
+    }
+
+    private init(core: ContainerCore) {
+        configuration = core.configuration
+        containerIdentifier = core.configuration.containerIdentifier
         self.core = core
         publicCloudDatabase = Database(scope: .public, core: core)
         privateCloudDatabase = Database(scope: .private, core: core)
@@ -58,5 +61,12 @@ public final class Container: Sendable {
             throw CloudError(.notAuthenticated, "No account: set LOCALCLOUD_USER or configure a user")
         }
         return Record.ID(recordName: core.context(.private).userRecordName)
+    }
+
+    /// This container, sharing its open store, as seen by `user` (`nil`: no account).
+    ///
+    /// For servers that act for many users over one store; an app has one user and never needs it.
+    package func acting(as user: String?) -> Container {
+        Container(core: core.acting(as: user))
     }
 }

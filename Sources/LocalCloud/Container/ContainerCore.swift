@@ -4,15 +4,29 @@ import Synchronization
 /// What a container's databases share: the configuration and the lazily opened store.
 final class ContainerCore: Sendable {
     let configuration: Container.Configuration
-    private let opened = Mutex<SQLiteStore?>(nil)
+    /// Shared by the cores of one container acting as different users (the server's case).
+    private let slot: StoreSlot
 
     init(configuration: Container.Configuration) {
         self.configuration = configuration
+        slot = StoreSlot()
+    }
+
+    private init(configuration: Container.Configuration, slot: StoreSlot) {
+        self.configuration = configuration
+        self.slot = slot
+    }
+
+    /// The same container and open store, seen by `user`.
+    func acting(as user: String?) -> ContainerCore {
+        var configuration = configuration
+        configuration.user = user.flatMap { $0.isEmpty ? nil : $0 }
+        return ContainerCore(configuration: configuration, slot: slot)
     }
 
     /// The store, opened on first use; opening errors surface in the operation that needed it.
     func store() throws -> SQLiteStore {
-        try opened.withLock { opened in
+        try slot.opened.withLock { opened in
             if let opened { return opened }
             let store = try SQLiteStore.open(
                 fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
@@ -25,4 +39,9 @@ final class ContainerCore: Sendable {
     func context(_ scope: Database.Scope) -> StoreContext {
         StoreContext(scope: scope, user: configuration.user, assetSizeLimit: configuration.assetSizeLimit)
     }
+}
+
+/// The one open store of a container, however many users act on it.
+private final class StoreSlot: Sendable {
+    let opened = Mutex<SQLiteStore?>(nil)
 }
