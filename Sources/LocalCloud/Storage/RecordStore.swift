@@ -5,10 +5,9 @@
 protocol RecordStore: AnyObject, Sendable {
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>]
 
-    func modifyRecords(
-        saving: [Record], deleting: [Record.ID],
-        policy: ModifyRecordsOperation.RecordSavePolicy, atomically: Bool, context: StoreContext
-    ) throws -> ModifyOutcome
+    /// Applies saves and deletes in order, each with its own conflict rule, in one transaction.
+    /// With `atomically`, one failure fails them all (the others with `batchRequestFailed`).
+    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult]
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage
 
@@ -21,6 +20,26 @@ protocol RecordStore: AnyObject, Sendable {
 struct ModifyOutcome: Sendable {
     var saved: [(Record.ID, Result<Record, CloudError>)] = []
     var deleted: [(Record.ID, Result<Void, CloudError>)] = []
+}
+
+extension RecordStore {
+    /// `ModifyRecordsOperation`'s shape: one policy for every save, deletes unconditional.
+    func modifyRecords(
+        saving: [Record], deleting: [Record.ID],
+        policy: ModifyRecordsOperation.RecordSavePolicy, atomically: Bool, context: StoreContext
+    ) throws -> ModifyOutcome {
+        let items = saving.map { ModifyItem.save($0, SaveRule(policy: policy)) } + deleting.map { ModifyItem.delete($0, ifChangeTag: nil) }
+        var outcome = ModifyOutcome()
+        for result in try modify(items, atomically: atomically, context: context) {
+            switch result.outcome {
+            case .saved(let record): outcome.saved.append((result.recordID, .success(record)))
+            case .deleted: outcome.deleted.append((result.recordID, .success(())))
+            case .failed(let error, isDelete: false): outcome.saved.append((result.recordID, .failure(error)))
+            case .failed(let error, isDelete: true): outcome.deleted.append((result.recordID, .failure(error)))
+            }
+        }
+        return outcome
+    }
 }
 
 /// One page of query results and where the next page starts.

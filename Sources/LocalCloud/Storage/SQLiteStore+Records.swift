@@ -47,15 +47,17 @@ extension SQLiteStore {
         var fields: [String: FieldValue]
     }
 
-    func modifyRecords(
-        saving: [Record], deleting: [Record.ID],
-        policy: ModifyRecordsOperation.RecordSavePolicy, atomically: Bool, context: StoreContext
-    ) throws -> ModifyOutcome {
+    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
         let assets = AssetStore(root: assetsDirectory, sizeLimit: context.assetSizeLimit)
-        var prepared: [Result<PendingSave, CloudError>] = []
-        for record in saving {
+        // Assets are copied in before the transaction, so the write lock is never held for file I/O.
+        var prepared: [Result<PendingSave, CloudError>?] = []
+        for item in items {
+            guard case .save(let record, let rule) = item else {
+                prepared.append(nil)
+                continue
+            }
             do {
-                prepared.append(.success(try prepare(record, policy: policy, assets: assets)))
+                prepared.append(.success(try prepare(record, rule: rule, assets: assets)))
             } catch let error as CloudError {
                 var error = error
                 error.recordID = record.recordID
@@ -63,61 +65,50 @@ extension SQLiteStore {
             }
         }
         return try write { db in
-            var outcome = ModifyOutcome()
+            var results: [ModifyItemResult] = []
             var failed = false
-            for (record, pending) in zip(saving, prepared) {
-                switch pending {
-                case .failure(let error):
-                    failed = true
-                    outcome.saved.append((record.recordID, .failure(error)))
-                case .success(let pending):
-                    do {
-                        outcome.saved.append((record.recordID, .success(try save(pending, policy: policy, context: context, db: db))))
-                    } catch let error as CloudError {
-                        failed = true
-                        var error = error
-                        error.recordID = error.recordID ?? record.recordID
-                        outcome.saved.append((record.recordID, .failure(error)))
-                    }
-                }
-            }
-            for id in deleting {
+            for (item, pending) in zip(items, prepared) {
+                let id = item.recordID
                 do {
-                    try delete(id, context: context, db: db)
-                    outcome.deleted.append((id, .success(())))
+                    switch (item, pending) {
+                    case (.save, .failure(let error)?):
+                        throw error
+                    case (.save(_, let rule), .success(let pending)?):
+                        results.append(ModifyItemResult(recordID: id, outcome: .saved(try save(pending, rule: rule, context: context, db: db))))
+                    case (.delete(_, let changeTag), _):
+                        try delete(id, ifChangeTag: changeTag, context: context, db: db)
+                        results.append(ModifyItemResult(recordID: id, outcome: .deleted))
+                    case (.save, nil):
+                        throw CloudError(.internalError, "The save was not prepared", recordID: id)
+                    }
                 } catch let error as CloudError {
                     failed = true
                     var error = error
-                    error.recordID = id
-                    outcome.deleted.append((id, .failure(error)))
+                    error.recordID = item.isDelete ? id : (error.recordID ?? id)
+                    results.append(ModifyItemResult(recordID: id, outcome: .failed(error, isDelete: item.isDelete)))
                 }
             }
             if atomically && failed {
-                outcome = Self.failBatch(outcome)
-                return (outcome, commit: false)
+                return (Self.failBatch(results), commit: false)
             }
-            return (outcome, commit: true)
+            return (results, commit: true)
         }
     }
 
     /// In an atomic batch that failed, the items that would have succeeded fail with `batchRequestFailed`.
-    private static func failBatch(_ outcome: ModifyOutcome) -> ModifyOutcome {
-        let batchError = { (id: Record.ID) in
-            CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: id)
+    private static func failBatch(_ results: [ModifyItemResult]) -> [ModifyItemResult] {
+        results.map { result in
+            switch result.outcome {
+            case .failed: return result
+            case .saved, .deleted:
+                let isDelete = if case .deleted = result.outcome { true } else { false }
+                let error = CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: result.recordID)
+                return ModifyItemResult(recordID: result.recordID, outcome: .failed(error, isDelete: isDelete))
+            }
         }
-        var result = ModifyOutcome()
-        result.saved = outcome.saved.map { id, r in
-            if case .failure = r { return (id, r) }
-            return (id, .failure(batchError(id)))
-        }
-        result.deleted = outcome.deleted.map { id, r in
-            if case .failure = r { return (id, r) }
-            return (id, .failure(batchError(id)))
-        }
-        return result
     }
 
-    private func prepare(_ record: Record, policy: ModifyRecordsOperation.RecordSavePolicy, assets: AssetStore) throws -> PendingSave {
+    private func prepare(_ record: Record, rule: SaveRule, assets: AssetStore) throws -> PendingSave {
         try FieldName.validate(record.recordType, what: "Record type")
         guard !record.recordID.recordName.isEmpty, record.recordID.recordName.utf8.count <= 255 else {
             throw CloudError(.invalidArguments, "Record name must be 1 to 255 bytes")
@@ -126,7 +117,7 @@ extension SQLiteStore {
         if let bad = state.invalidKeys.first {
             throw CloudError(.invalidArguments, "Field '\(bad)' holds a value LocalCloud cannot store")
         }
-        let sentKeys = policy == .allKeys || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
+        let sentKeys = rule.writesAllFields || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
         var fields = state.fields
         for key in Set(sentKeys) {
             try FieldName.validate(key)
@@ -178,8 +169,8 @@ extension SQLiteStore {
         return ExistingRow(id: row[0], recordType: row[1], createdAt: row[2], createdBy: row[3], changeTag: row[4], fields: row[5])
     }
 
-    private func save(_ pending: PendingSave, policy: ModifyRecordsOperation.RecordSavePolicy,
-                      context: StoreContext, db: GRDB.Database) throws -> Record {
+    private func save(_ pending: PendingSave, rule: SaveRule, context: StoreContext, db: GRDB.Database) throws -> Record {
+        let policy = rule.policy
         let record = pending.record
         let id = record.recordID
         try requireZone(id.zoneID, context: context, db: db)
@@ -217,10 +208,9 @@ extension SQLiteStore {
                                  "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
                                  recordID: id, serverRecord: server, clientRecord: record)
             }
-            switch policy {
-            case .allKeys:
+            if rule.writesAllFields {
                 fields = pending.fields
-            case .ifServerRecordUnchanged, .changedKeys:
+            } else {
                 fields = serverFields
                 for key in pending.sentKeys { fields[key] = pending.fields[key] }
             }
@@ -334,9 +324,14 @@ extension SQLiteStore {
 
     // MARK: Delete
 
-    private func delete(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws {
+    private func delete(_ id: Record.ID, ifChangeTag changeTag: String?, context: StoreContext, db: GRDB.Database) throws {
         guard let existing = try existingRow(id, context: context, db: db) else {
             throw CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id)
+        }
+        if let changeTag, changeTag != existing.changeTag {
+            throw CloudError(.serverRecordChanged,
+                             "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
+                             recordID: id, serverRecord: try fetchRow(existing.id, db: db))
         }
         try accessPolicy.check(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)
         try deleteRow(existing.id, zone: id.zoneID.zoneName, name: id.recordName, type: existing.recordType, context: context, db: db)

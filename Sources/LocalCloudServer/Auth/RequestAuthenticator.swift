@@ -1,0 +1,28 @@
+import LocalCloud
+
+/// What a request presents to prove who it is: the query parameters and signature headers
+/// CloudKit Web Services defines.
+struct AuthenticationRequest: Sendable {
+    var containerIdentifier: String
+    var environment: Container.Environment
+    /// `ckAPIToken`
+    var apiToken: String?
+    /// `ckWebAuthToken`
+    var webAuthToken: String?
+    /// `X-Apple-CloudKit-Request-KeyID`, `-ISO8601Date`, `-SignatureV1`
+    var keyID: String?
+    var isoDate: String?
+    var signature: String?
+    /// The URL path the signature covers (`/database/1/…`, without the query string).
+    var subpath: String
+    /// The raw request body the signature's hash covers.
+    var body: [UInt8]
+}
+
+/// Checks a request's credentials.
+///
+/// - Throws: `ServerError(.authenticationFailed)` for a missing, unknown, revoked or expired
+///   token or a bad signature. A valid API token without a user is ``RequestIdentity/anonymous``.
+protocol RequestAuthenticator: Sendable {
+    func authenticate(_ request: AuthenticationRequest) async throws -> RequestIdentity
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Hummingbird
+import LocalCloud
+import NIOCore
+import Synchronization
+
+// assets/upload, the upload URL it returns, and downloads by `downloadURL`.
+extension CloudServer {
+    func addAssetRoutes(to router: Router<ServerRequestContext>) {
+        onDatabase(router, .post, "assets/upload") { call in try await self.requestUploads(call) }
+        router.post("upload/1/:container/:environment/:upload") { request, context in
+            try await self.receiveUpload(request, context: context)
+        }
+        router.get("assets/1/:container/:environment/:digest") { request, context in
+            try await self.download(request, context: context)
+        }
+    }
+
+    /// The wire's view of a container's assets: download URLs on this server, receipts checked against the store.
+    func assetMapping(container: Container, baseURL: String, containerIdentifier: String,
+                      environment: Container.Environment) -> AssetWireMapping {
+        let prefix = "\(baseURL)/assets/1/\(containerIdentifier)/\(environment.rawValue)/"
+        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFile(forDigest: $0) != nil })
+    }
+
+    /// `{tokens: [{recordType, fieldName, recordName?}]}` → `{tokens: [{recordName, fieldName, url}]}`.
+    func requestUploads(_ call: DatabaseCall) async throws -> JSONValue {
+        try call.requireUser("Uploading an asset")
+        let tokens = try call.array("tokens", max: Self.maximumItems)
+        var issued: [JSONValue] = []
+        for (index, token) in tokens.enumerated() {
+            guard let field = token["fieldName"]?.stringValue, token["recordType"]?.stringValue != nil else {
+                throw ServerError(.badRequest, "tokens[\(index)] needs recordType and fieldName")
+            }
+            let recordName = token["recordName"]?.stringValue ?? UUID().uuidString
+            let upload = uploads.issue(container: call.containerIdentifier, environment: call.environment)
+            let url = "\(call.baseURL)/upload/1/\(call.containerIdentifier)/\(call.environment.rawValue)/\(upload)"
+            issued.append(.object(["recordName": .string(recordName), "fieldName": .string(field), "url": .string(url)]))
+        }
+        return .object(["tokens": .array(issued)])
+    }
+
+    /// The bytes of one upload: stored by content, answered with the receipt a record save names.
+    func receiveUpload(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let containerIdentifier = try context.parameters.require("container")
+        let environment = try Self.environment(context.parameters.require("environment"))
+        let upload = try context.parameters.require("upload")
+        guard uploads.redeem(upload, container: containerIdentifier, environment: environment) else {
+            throw ServerError(.authenticationFailed, "This upload URL is unknown or expired: request a new one with assets/upload")
+        }
+        let container = try registry.container(containerIdentifier, environment: environment, user: nil)
+        let directory = container.uploadsDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("upload-\(UUID().uuidString).part")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try await writeBody(request, to: file, limit: configuration.maxAssetBytes)
+        let (digest, size) = try container.importAsset(from: file)
+        let single: JSONValue = .object([
+            "fileChecksum": .string(digest), "receipt": .string(digest), "size": .int(size),
+            "referenceChecksum": .string(digest), "wrappingKey": .string(""),
+        ])
+        return Self.jsonResponse(JSONValue.object(["singleFile": single]).bytes)
+    }
+
+    /// Streams the body to `file`, refusing it with QUOTA_EXCEEDED past `limit` bytes.
+    private func writeBody(_ request: Request, to file: URL, limit: Int) async throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil),
+              let handle = FileHandle(forWritingAtPath: file.path) else {
+            throw ServerError(.internalError, "Cannot store the upload")
+        }
+        defer { try? handle.close() }
+        var written = 0
+        for try await buffer in request.body {
+            written += buffer.readableBytes
+            guard written <= limit else {
+                throw ServerError(.quotaExceeded, "The asset is larger than \(limit) bytes")
+            }
+            try handle.write(contentsOf: Data(buffer.readableBytesView))
+        }
+    }
+
+    /// An asset's bytes by content digest.
+    func download(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let containerIdentifier = try context.parameters.require("container")
+        let environment = try Self.environment(context.parameters.require("environment"))
+        let digest = try context.parameters.require("digest")
+        let container = try registry.container(containerIdentifier, environment: environment, user: nil)
+        guard let url = container.assetFile(forDigest: digest) else { throw ServerError(.notFound, "No such asset") }
+        let data = try Data(contentsOf: url, options: .alwaysMapped)
+        return Response(status: .ok,
+                        headers: [.contentType: "application/octet-stream", .cacheControl: "private, max-age=31536000, immutable",
+                                  .eTag: "\"\(digest)\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// Upload URLs handed out by `assets/upload`: single-use, valid for an hour, at most 10,000 outstanding.
+final class UploadGrants: Sendable {
+    private struct Grant {
+        var container: String
+        var environment: Container.Environment
+        var expires: ContinuousClock.Instant
+    }
+
+    private let grants = Mutex<[String: Grant]>([:])
+    static let lifetime: Duration = .seconds(3600)
+    static let capacity = 10_000
+
+    func issue(container: String, environment: Container.Environment) -> String {
+        let id = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
+        let now = ContinuousClock.now
+        grants.withLock { grants in
+            if grants.count >= Self.capacity { grants = grants.filter { $0.value.expires > now } }
+            if grants.count >= Self.capacity, let oldest = grants.min(by: { $0.value.expires < $1.value.expires }) {
+                grants[oldest.key] = nil
+            }
+            grants[id] = Grant(container: container, environment: environment, expires: now + Self.lifetime)
+        }
+        return id
+    }
+
+    func redeem(_ id: String, container: String, environment: Container.Environment) -> Bool {
+        grants.withLock { grants in
+            guard let grant = grants.removeValue(forKey: id) else { return false }
+            return grant.container == container && grant.environment == environment && grant.expires > .now
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Hummingbird
+import LocalCloud
+
+/// One authenticated call to `/database/1/{container}/{environment}/{database}/…`: the database
+/// it acts on, as whom, and its parsed JSON body.
+struct DatabaseCall: Sendable {
+    var containerIdentifier: String
+    var environment: Container.Environment
+    var scope: Database.Scope
+    var identity: RequestIdentity
+    var container: Container
+    var database: Database
+    var body: JSONValue
+    /// `scheme://host:port` as the client reached the server, for URLs it returns.
+    var baseURL: String
+    var assets: AssetWireMapping
+
+    /// The request's `zoneID` (the default zone when absent).
+    func zoneID() throws -> RecordZone.ID {
+        try RecordZone.ID.webServices(body["zoneID"])
+    }
+
+    /// `desiredKeys`: absent or null means every field.
+    func desiredKeys(_ json: JSONValue? = nil) throws -> [String]? {
+        switch json ?? body["desiredKeys"] {
+        case nil, .null?: return nil
+        case .array(let items)?:
+            return try items.map { item in
+                guard let key = item.stringValue else { throw ServerError(.badRequest, "desiredKeys must be an array of strings") }
+                return key
+            }
+        default: throw ServerError(.badRequest, "desiredKeys must be an array of strings")
+        }
+    }
+
+    /// Writes and private data need a signed-in user (AUTHENTICATION_REQUIRED otherwise).
+    func requireUser(_ what: String) throws {
+        guard identity.userName == nil else { return }
+        throw CloudError(.notAuthenticated, "\(what) needs a signed-in user: sign in and send ckWebAuthToken")
+    }
+
+    /// An array the body must have under `key`.
+    func array(_ key: String, max: Int? = nil) throws -> [JSONValue] {
+        guard let items = body[key]?.arrayValue else { throw ServerError(.badRequest, "'\(key)' must be an array") }
+        if let max, items.count > max {
+            throw ServerError(.quotaExceeded, "'\(key)' has \(items.count) items; at most \(max) per request")
+        }
+        return items
+    }
+}
+
+extension CloudServer {
+    /// The path every database endpoint lives under.
+    static let databasePath = "database/1/:container/:environment/:database"
+
+    /// Registers a database endpoint: authenticates, opens the database as the caller, parses the
+    /// body under the JSON limit, and writes the handler's JSON.
+    func onDatabase(
+        _ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ endpoint: String,
+        _ handler: @escaping @Sendable (DatabaseCall) async throws -> JSONValue
+    ) {
+        router.on(RouterPath("\(Self.databasePath)/\(endpoint)"), method: method) { request, context in
+            let call = try await self.databaseCall(request, context: context)
+            do {
+                if call.scope != .public { try call.requireUser("The \(call.scope) database") }
+                return Self.jsonResponse(try await handler(call).bytes)
+            } catch let error as CloudError where error.code == .notAuthenticated {
+                // A write or private read without a user: tell the client where to sign in.
+                var serverError = ServerError(error)
+                serverError.redirectURL = "\(call.baseURL)/auth/1/\(call.containerIdentifier)/signin"
+                throw serverError
+            }
+        }
+    }
+
+    func databaseCall(_ request: Request, context: ServerRequestContext) async throws -> DatabaseCall {
+        let containerIdentifier = try context.parameters.require("container")
+        try StoreRegistry.validate(containerIdentifier: containerIdentifier)
+        let environment = try Self.environment(context.parameters.require("environment"))
+        let scope: Database.Scope
+        switch try context.parameters.require("database") {
+        case "public": scope = .public
+        case "private": scope = .private
+        case "shared": scope = .shared
+        case let other: throw ServerError(.badRequest, "Unknown database '\(other.prefix(40))': use public, private or shared")
+        }
+        let bytes = try await collectBody(request, limit: configuration.maxJSONBytes)
+        let identity = try await authenticate(request, containerIdentifier: containerIdentifier, environment: environment, body: bytes)
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(bytes)
+        } catch {
+            throw ServerError(.badRequest, "The request body is not valid JSON")
+        }
+        guard request.method == .get || body.objectValue != nil else {
+            throw ServerError(.badRequest, "The request body must be a JSON object")
+        }
+        let container = try registry.container(containerIdentifier, environment: environment, user: identity.userName)
+        let baseURL = Self.baseURL(request, scheme: configuration.scheme)
+        let assets = assetMapping(container: container, baseURL: baseURL, containerIdentifier: containerIdentifier, environment: environment)
+        return DatabaseCall(
+            containerIdentifier: containerIdentifier, environment: environment, scope: scope, identity: identity,
+            container: container, database: container.database(with: scope), body: body, baseURL: baseURL, assets: assets)
+    }
+
+    func authenticate(_ request: Request, containerIdentifier: String, environment: Container.Environment,
+                      body: [UInt8]) async throws -> RequestIdentity {
+        let query = request.uri.queryParameters
+        let auth = AuthenticationRequest(
+            containerIdentifier: containerIdentifier, environment: environment,
+            apiToken: query["ckAPIToken"].map(String.init), webAuthToken: query["ckWebAuthToken"].map(String.init),
+            keyID: Self.header(request, "X-Apple-CloudKit-Request-KeyID"),
+            isoDate: Self.header(request, "X-Apple-CloudKit-Request-ISO8601Date"),
+            signature: Self.header(request, "X-Apple-CloudKit-Request-SignatureV1"),
+            subpath: request.uri.path, body: body)
+        return try await authenticator.authenticate(auth)
+    }
+
+    static func header(_ request: Request, _ name: String) -> String? {
+        let canonical = name.lowercased()
+        return request.headers.first { $0.name.canonicalName == canonical }?.value
+    }
+
+    static func environment(_ name: String) throws -> Container.Environment {
+        switch name {
+        case "development": .development
+        case "production": .production
+        default: throw ServerError(.badRequest, "Unknown environment: use development or production")
+        }
+    }
+
+    /// The body, refused with QUOTA_EXCEEDED past `limit` bytes.
+    func collectBody(_ request: Request, limit: Int) async throws -> [UInt8] {
+        do {
+            let buffer = try await request.body.collect(upTo: limit)
+            return Array(buffer.readableBytesView)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            throw ServerError(.quotaExceeded, "The request body is larger than \(limit) bytes")
+        }
+    }
+
+    /// `scheme://host[:port]` from the Host header, when it is a plain host name; else the bind address.
+    static func baseURL(_ request: Request, scheme: String) -> String {
+        let host = request.head.authority ?? ""
+        let plain = !host.isEmpty && host.utf8.count < 256 && host.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x3A) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "[") || byte == UInt8(ascii: "]")
+        }
+        return "\(scheme)://\(plain ? host : "localhost")"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import LocalCloud
+import Logging
+import NIOCore
+import NIOSSL
+
+/// `localcloud serve`: CloudKit Web Services over every container in a data directory.
+///
+/// ```swift
+/// let server = CloudServer(configuration: config, authenticator: authenticator)
+/// try await server.run { url in print("listening on \(url)") }
+/// ```
+package struct CloudServer: Sendable {
+    let configuration: ServerConfiguration
+    let registry: StoreRegistry
+    let authenticator: any RequestAuthenticator
+    let logger: Logger
+    let uploads = UploadGrants()
+
+    init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger) {
+        self.configuration = configuration
+        registry = StoreRegistry(dataDirectory: configuration.dataDirectory)
+        self.authenticator = authenticator
+        self.logger = logger
+    }
+
+    /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
+    /// - Parameter onListening: called once with the base URL (`http://HOST:PORT`) when connections are accepted.
+    package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
+        let app = try makeApplication(onListening: onListening)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    func makeApplication(onListening: @escaping @Sendable (String) async -> Void) throws -> some ApplicationProtocol {
+        let router = Router(context: ServerRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: ErrorResponseMiddleware())
+        addRoutes(to: router)
+        let http = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(configuration.readTimeout.components.seconds) * 1_000_000_000))
+        let server: HTTPServerBuilder
+        if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
+            let tls = TLSConfiguration.makeServerConfiguration(
+                certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+                privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+            server = try .tls(.http1(configuration: http), tlsConfiguration: tls)
+        } else {
+            server = .http1(configuration: http)
+        }
+        let scheme = configuration.scheme
+        let host = configuration.host
+        return Application(
+            router: router,
+            server: server,
+            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "LocalCloud"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                await onListening("\(scheme)://\(Self.urlHost(host)):\(port)")
+            },
+            logger: logger
+        )
+    }
+
+    /// Every route; each concern adds its own group in its own file.
+    func addRoutes(to router: Router<ServerRequestContext>) {
+        addRecordRoutes(to: router)
+        addZoneRoutes(to: router)
+        addChangeRoutes(to: router)
+        addSubscriptionRoutes(to: router)
+        addAssetRoutes(to: router)
+        if let bytes = configuration.benchStaticResponse {
+            router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
+        }
+    }
+
+    static func urlHost(_ host: String) -> String {
+        host.contains(":") ? "[\(host)]" : host
+    }
+
+    static func jsonResponse(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import LocalCloud
+
+/// Everything `localcloud serve` is told on its command line.
+package struct ServerConfiguration: Sendable {
+    package var host: String = "127.0.0.1"
+    /// 0 picks a free port.
+    package var port: Int = 8642
+    /// Holds `<container>/<environment>.sqlite` for every container served.
+    package var dataDirectory: URL
+    /// PEM files; both set means HTTPS.
+    package var tlsCertificatePath: String?
+    package var tlsKeyPath: String?
+    /// The largest JSON body accepted (QUOTA_EXCEEDED above it).
+    package var maxJSONBytes: Int = 16 * 1024 * 1024
+    /// The largest asset upload accepted.
+    package var maxAssetBytes: Int = 50 * 1024 * 1024
+    /// How long a web auth token stays valid.
+    package var tokenLifetime: Duration = .seconds(14 * 24 * 3600)
+    /// A client that sends nothing for this long is disconnected (slowloris).
+    package var readTimeout: Duration = .seconds(30)
+    /// Adds `POST /bench/static`, which returns fixed bytes from memory: the benchmark's HTTP limit.
+    package var benchStaticResponse: [UInt8]?
+
+    package init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    var scheme: String { tlsCertificatePath != nil ? "https" : "http" }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import LocalCloud
+import Synchronization
+
+/// The containers a server serves: every `<container>/` in the data directory, opened on first
+/// use and kept open, one store per container and environment however many users act on it.
+final class StoreRegistry: Sendable {
+    let dataDirectory: URL
+    private let opened = Mutex<[Key: Container]>([:])
+
+    private struct Key: Hashable {
+        var container: String
+        var environment: Container.Environment
+        var user: String?
+    }
+
+    init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+    }
+
+    /// The container seen by `user` (`nil`: no account).
+    ///
+    /// - Throws: BAD_REQUEST for a container identifier that could name a path outside the data directory.
+    func container(_ identifier: String, environment: Container.Environment, user: String?) throws -> Container {
+        try Self.validate(containerIdentifier: identifier)
+        return opened.withLock { opened in
+            let key = Key(container: identifier, environment: environment, user: user)
+            if let container = opened[key] { return container }
+            let baseKey = Key(container: identifier, environment: environment, user: nil)
+            let base = opened[baseKey] ?? Container(configuration: Container.Configuration(
+                containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil, environment: environment))
+            opened[baseKey] = base
+            let container = user == nil ? base : base.acting(as: user)
+            opened[key] = container
+            return container
+        }
+    }
+
+    /// Container identifiers are reverse-DNS names (`iCloud.com.example.App`): letters, digits, `.`, `-`, `_`.
+    static func validate(containerIdentifier: String) throws {
+        let allowed = containerIdentifier.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+        guard allowed, !containerIdentifier.isEmpty, containerIdentifier.utf8.count <= 255,
+              containerIdentifier != ".", containerIdentifier != "..", !containerIdentifier.hasPrefix(".")
+        else {
+            throw ServerError(.badRequest, "Invalid container identifier")
+        }
+    }
+}
