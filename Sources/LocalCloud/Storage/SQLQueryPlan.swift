@@ -45,8 +45,11 @@ struct SQLQueryPlan {
     /// How many ``recordColumns`` there are: the sort values `s0…` follow them.
     static let recordColumnCount = 10
 
-    /// - Parameter locationIndexes: location fields with an R-tree (``SchemaIndexes``), which a distance filter uses.
-    static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = []) throws -> SQLQueryPlan {
+    /// - Parameters:
+    ///   - locationIndexes: location fields with an R-tree (``SchemaIndexes``), which a distance filter uses.
+    ///   - listIndexes: list fields with a side table of their elements (``SchemaIndexes``), which list matches use.
+    static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = [],
+                        listIndexes: Set<String> = []) throws -> SQLQueryPlan {
         try FieldName.validate(request.recordType, what: "Record type")
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
@@ -66,7 +69,7 @@ struct SQLQueryPlan {
         whole.arguments += zoneArguments
         whole.arguments.append(request.recordType)
         let zone = SQLFragment("scope = ? AND owner = ? AND zone = ?", zoneArguments)
-        let predicate = try compile(request.predicate, locationIndexes: locationIndexes, zone: zone)
+        let predicate = try compile(request.predicate, locationIndexes: locationIndexes, listIndexes: listIndexes, zone: zone)
         if predicate.sql != "1" {
             whole.sql += " AND ("
             whole += predicate
@@ -197,7 +200,8 @@ struct SQLQueryPlan {
 
     /// - Parameter zone: `scope = ? AND owner = ? AND zone = ?` for the query's zone. With it,
     ///   `recordName IN {…}` looks the names up in the unique key first (see ``recordNames(_:zone:)``).
-    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = [], zone: SQLFragment? = nil) throws -> SQLFragment {
+    static func compile(_ node: PredicateNode, locationIndexes: Set<String> = [], listIndexes: Set<String> = [],
+                        zone: SQLFragment? = nil) throws -> SQLFragment {
         switch node {
         case .truePredicate:
             return SQLFragment("1")
@@ -205,9 +209,11 @@ struct SQLQueryPlan {
             return SQLFragment("0")
         case .and(let nodes):
             guard !nodes.isEmpty else { return SQLFragment("1") }
-            return SQLFragment.joined(try nodes.map { SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes, zone: zone)) + SQLFragment(")") }, separator: " AND ")
+            return SQLFragment.joined(try nodes.map {
+                SQLFragment("(") + (try compile($0, locationIndexes: locationIndexes, listIndexes: listIndexes, zone: zone)) + SQLFragment(")")
+            }, separator: " AND ")
         case .not(let inner):
-            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes, zone: zone)) + SQLFragment(")")
+            return SQLFragment("NOT (") + (try compile(inner, locationIndexes: locationIndexes, listIndexes: listIndexes, zone: zone)) + SQLFragment(")")
         case let .comparison(key, op, value):
             let sqlOperator = switch op {
             case .equal: "="
@@ -234,14 +240,35 @@ struct SQLQueryPlan {
             let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
             return (try keyExpression(key)) + SQLFragment(" IN (\(placeholders))", try values.map { try bindable($0, for: key) })
         case let .listContains(key, value):
-            guard case .field(let name) = key else {
-                throw CloudError(.invalidArguments, "CONTAINS needs a list field, not a system field")
+            let name = try listFieldName(key)
+            let bound = try bindable(value, for: key)
+            return listElement(of: name, indexed: listIndexes.contains(name)) { SQLFragment("\($0) = ?", [bound]) }
+        case let .listContainsAny(key, values):
+            let name = try listFieldName(key)
+            guard !values.isEmpty else { return SQLFragment("0") }
+            let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+            let bound = try values.map { try bindable($0, for: key) }
+            return listElement(of: name, indexed: listIndexes.contains(name)) { SQLFragment("\($0) IN (\(placeholders))", bound) }
+        case let .listContainsAll(key, values):
+            // One membership test per value: duplicates and values SQL deems equal (1 and 1.0) need no care.
+            let name = try listFieldName(key)
+            guard !values.isEmpty else { return SQLFragment("1") }
+            return SQLFragment.joined(try values.map { value in
+                let bound = try bindable(value, for: key)
+                return listElement(of: name, indexed: listIndexes.contains(name)) { SQLFragment("\($0) = ?", [bound]) }
+            }, separator: " AND ")
+        case let .listMemberBeginsWith(key, prefix):
+            // As for BEGINSWITH: the range test seeks the side table's index, substr makes it exact.
+            // Numbers sort before every string, so only strings can match.
+            let name = try listFieldName(key)
+            return listElement(of: name, indexed: listIndexes.contains(name)) {
+                SQLFragment("\($0) >= ? AND substr(\($0), 1, ?) = ?", [prefix, prefix.unicodeScalars.count, prefix])
             }
-            try FieldName.validate(name)
-            return SQLFragment("EXISTS (SELECT 1 FROM json_each(r.fields, '\(FieldName.valuePath(name))') WHERE json_each.value = ?)",
-                               [try bindable(value, for: key)])
         case .textSearch(let text):
-            guard let match = ftsQuery(text) else { return SQLFragment("0") }
+            guard let match = ftsQuery(PredicateRules.words(in: text), separator: " ") else { return SQLFragment("0") }
+            return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
+        case .textSearchAny(let texts):
+            guard let match = ftsQuery(texts.flatMap(PredicateRules.words(in:)), separator: " OR ") else { return SQLFragment("0") }
             return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
         case let .distance(key, location, op, kilometres):
             guard case .field(let name) = key else {
@@ -311,11 +338,31 @@ struct SQLQueryPlan {
         }
     }
 
-    /// `self CONTAINS 'text'` as an FTS5 query: every token, each quoted, all required.
-    static func ftsQuery(_ text: String) -> String? {
-        let tokens = text.split { !($0.isLetter || $0.isNumber) }
-        guard !tokens.isEmpty else { return nil }
-        return tokens.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ")
+    /// A text search as an FTS5 query: each word quoted, joined by `separator` (`" "` requires
+    /// every word, `" OR "` any of them); `nil` when there is no word.
+    static func ftsQuery(_ words: [Substring], separator: String) -> String? {
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: separator)
+    }
+
+    /// The list field a list match names; system fields are not lists.
+    static func listFieldName(_ key: PredicateKey) throws -> String {
+        guard case .field(let name) = key else {
+            throw CloudError(.invalidArguments, "List matches need a list field, not a system field")
+        }
+        try FieldName.validate(name)
+        return name
+    }
+
+    /// Rows whose list field `name` has an element for which `condition` (given the element's
+    /// SQL expression) holds: looked up in the field's side table of elements when it has one
+    /// (a QUERYABLE list, see ``SchemaIndexes``), else found by walking the row's list.
+    static func listElement(of name: String, indexed: Bool, _ condition: (String) -> SQLFragment) -> SQLFragment {
+        if indexed {
+            return SQLFragment("r.id IN (SELECT id FROM \(SchemaIndexes.listTableName(name)) WHERE ") + condition("value") + SQLFragment(")")
+        }
+        return SQLFragment("EXISTS (SELECT 1 FROM json_each(r.fields, '\(FieldName.valuePath(name))') WHERE ")
+            + condition("json_each.value") + SQLFragment(")")
     }
 }
 
@@ -324,7 +371,7 @@ extension PredicateNode {
     /// a short list of row IDs that every result must be in.
     var hasRowSetConjunct: Bool {
         switch self {
-        case .textSearch: true
+        case .textSearch, .textSearchAny: true
         case .in(.recordName, let values): !values.isEmpty
         case .and(let nodes): nodes.contains { $0.hasRowSetConjunct }
         default: false

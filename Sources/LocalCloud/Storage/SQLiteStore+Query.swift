@@ -16,7 +16,8 @@ extension SQLiteStore {
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
         let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
-        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes)
+        let listIndexes = request.predicate.hasListMatch ? try read(SchemaIndexes.listIndexes) : []
+        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes, listIndexes: listIndexes)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
