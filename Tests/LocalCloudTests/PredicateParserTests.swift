@@ -326,7 +326,7 @@ struct PredicateParserTests {
 
     @Test func messagesNameTheOffendingPartAndOffset() throws {
         let or = try #require(rejection("a == 1 OR b == 2"))
-        #expect(or.message == "unsupported operator OR at offset 7: CloudKit predicates cannot use OR in predicate 'a == 1 OR b == 2'")
+        #expect(or.message == "unsupported operator OR at offset 7: CloudKit predicates cannot use OR, except between single-word 'self CONTAINS' searches in predicate 'a == 1 OR b == 2'")
         let paren = try #require(rejection("a == 1 AND b)"))
         #expect(paren.message.hasPrefix("unexpected token ')' at offset 12"))
         let ends = try #require(rejection("name ENDSWITH 'x'"))
