@@ -132,6 +132,7 @@ struct SQLQueryPlan {
         case "modificationDate", "modifiedTimestamp", "___modTime": "r.modified_at"
         case "recordName", "recordID", "___recordID": "r.record_name"
         case "creatorUserRecordID", "___createdBy": "r.created_by"
+        case "lastModifiedUserRecordID", "___modifiedBy": "r.modified_by"
         default: nil
         }
     }
