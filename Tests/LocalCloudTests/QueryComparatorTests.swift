@@ -188,6 +188,19 @@ private typealias Predicate = LocalCloud.Predicate
         }
     }
 
+    @Test func prefixesSeekABoundedRange() throws {
+        let lines = try plan(Predicate.field("tags").memberBeginsWith("ta"))
+        #expect(lines.contains { $0.contains("lc_list_tags USING PRIMARY KEY (value>? AND value<?)") }, "\(lines)")
+        let byName = try plan(Predicate.field("name").beginsWith("Caf"))
+        #expect(byName.contains { $0.contains("USING INDEX lc_ix_f_name (scope=? AND owner=? AND zone=? AND record_type=? AND <expr>>? AND <expr><?)") }, "\(byName)")
+        #expect(SQLQueryPlan.prefixUpperBound("a") == "b")
+        #expect(SQLQueryPlan.prefixUpperBound("Café") == "Caf\u{EA}")
+        #expect(SQLQueryPlan.prefixUpperBound("a\u{10FFFF}") == "b")
+        #expect(SQLQueryPlan.prefixUpperBound("\u{D7FF}") == "\u{E000}")
+        #expect(SQLQueryPlan.prefixUpperBound("\u{10FFFF}\u{10FFFF}") == nil)
+        #expect(SQLQueryPlan.prefixUpperBound("") == nil)
+    }
+
     @Test func tokenComparatorsUseTheFullTextIndex() throws {
         for predicate in [Predicate.textSearch("cafe"), Predicate.textSearch(anyOf: "cafe oyster")] {
             let lines = try plan(predicate)

@@ -230,9 +230,7 @@ struct SQLQueryPlan {
         case let .beginsWith(key, prefix):
             let expression = try keyExpression(key)
             guard !prefix.isEmpty else { return expression + SQLFragment(" IS NOT NULL") }
-            // The range test lets an index on the key be used; substr makes it exact.
-            return expression + SQLFragment(" >= ? AND substr(", [prefix]) + expression
-                + SQLFragment(", 1, ?) = ?", [prefix.unicodeScalars.count, prefix])
+            return startsWith(expression, prefix)
         case let .in(key, values):
             guard !values.isEmpty else { return SQLFragment("0") }
             if key == .recordName, let zone {
@@ -259,12 +257,9 @@ struct SQLQueryPlan {
                 return listElement(of: name, indexed: listIndexes.contains(name)) { SQLFragment("\($0) = ?", [bound]) }
             }, separator: " AND ")
         case let .listMemberBeginsWith(key, prefix):
-            // As for BEGINSWITH: the range test seeks the side table's index, substr makes it exact.
-            // Numbers sort before every string, so only strings can match.
+            // Numbers sort before every string, so only strings match (any string for "").
             let name = try listFieldName(key)
-            return listElement(of: name, indexed: listIndexes.contains(name)) {
-                SQLFragment("\($0) >= ? AND substr(\($0), 1, ?) = ?", [prefix, prefix.unicodeScalars.count, prefix])
-            }
+            return listElement(of: name, indexed: listIndexes.contains(name)) { startsWith(SQLFragment($0), prefix) }
         case .textSearch(let text):
             guard let match = ftsQuery(PredicateRules.words(in: text), separator: " ") else { return SQLFragment("0") }
             return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
@@ -344,6 +339,34 @@ struct SQLQueryPlan {
     static func ftsQuery(_ words: [Substring], separator: String) -> String? {
         guard !words.isEmpty else { return nil }
         return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: separator)
+    }
+
+    /// `expression` is a string starting with `prefix`. The range `[prefix, successor)` lets an
+    /// index seek just the matching entries (with the lower bound alone it read on to the end
+    /// of the index); substr keeps the test exact whatever the bounds.
+    static func startsWith(_ expression: SQLFragment, _ prefix: String) -> SQLFragment {
+        var test = expression + SQLFragment(" >= ?", [prefix])
+        if let upper = prefixUpperBound(prefix) {
+            test += SQLFragment(" AND ") + expression + SQLFragment(" < ?", [upper])
+        }
+        return test + SQLFragment(" AND substr(") + expression + SQLFragment(", 1, ?) = ?", [prefix.unicodeScalars.count, prefix])
+    }
+
+    /// The least string above every string that starts with `prefix`, in code-point order (which
+    /// is SQLite's BINARY order of UTF-8): the last scalar that can grow, grown, with what
+    /// followed it dropped. `nil` when there is none ("" or only U+10FFFF).
+    static func prefixUpperBound(_ prefix: String) -> String? {
+        var scalars = Array(prefix.unicodeScalars)
+        while let last = scalars.popLast() {
+            var next = last.value + 1
+            if (0xD800...0xDFFF).contains(next) { next = 0xE000 }
+            guard let grown = Unicode.Scalar(next) else { continue }
+            scalars.append(grown)
+            var bound = ""
+            bound.unicodeScalars.append(contentsOf: scalars)
+            return bound
+        }
+        return nil
     }
 
     /// The list field a list match names; system fields are not lists.
