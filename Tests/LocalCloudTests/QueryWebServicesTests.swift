@@ -79,6 +79,8 @@ import Testing
         (#"{"comparator": "NOT_IN", "fieldName": "type", "fieldValue": {"value": ["French", "Austrian"]}}"#, except("Cafe Loisl", "Petite Oyster")),
         (#"{"comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": {"value": "cake", "type": "STRING"}}"#, ["Café Deadend", "Teakha"]),
         (#"{"comparator": "NOT_LIST_CONTAINS", "fieldName": "tags", "fieldValue": {"value": "cake"}}"#, except("Café Deadend", "Teakha")),
+        // The field's list type with one element.
+        (#"{"comparator": "LIST_CONTAINS", "fieldName": "tags", "fieldValue": {"value": "wine", "type": "STRING_LIST"}}"#, ["Petite Oyster"]),
         (#"{"comparator": "LIST_CONTAINS_ANY", "fieldName": "tags", "fieldValue": {"value": ["cake", "wine"], "type": "STRING_LIST"}}"#,
          ["Café Deadend", "Petite Oyster", "Teakha"]),
         (#"{"comparator": "NOT_LIST_CONTAINS_ANY", "fieldName": "tags", "fieldValue": {"value": ["cake", "wine"]}}"#,
@@ -104,6 +106,7 @@ import Testing
         (#"{"comparator": "GREATER_THAN_OR_EQUALS", "fieldName": "since", "fieldValue": {"value": 3000000000, "type": "TIMESTAMP"}}"#,
          ["Bourke Street Bakery", "Cafe Loisl", "Petite Oyster"]),
         (#"{"comparator": "LESS_THAN", "fieldName": "___createTime", "fieldValue": {"value": 1000}}"#, []),
+        (#"{"comparator": "LESS_THAN", "fieldName": "since", "fieldValue": {"value": "1000000001", "type": "TIMESTAMP"}}"#, ["Café Deadend", "Homei"]),
         (#"{"comparator": "GREATER_THAN", "fieldName": "___modTime", "fieldValue": {"value": 1000, "type": "TIMESTAMP"}}"#, all),
     ]
 
@@ -194,7 +197,8 @@ import Testing
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": {}, "type": "ASSET"}}"#), "assets cannot be queried"),
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": "abc", "type": "INT64"}}"#), "fieldValue.value must be an integer"),
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": 1.5, "type": "INT64"}}"#), "fieldValue.value must be an integer"),
-        (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": "1", "type": "STRING_LIST"}}"#), "fieldValue.value must be an array"),
+        (filtered(#"{"comparator": "IN", "fieldName": "a", "fieldValue": {"value": "1", "type": "STRING_LIST"}}"#), "must be a list"),
+        (filtered(#"{"comparator": "IN", "fieldName": "a", "fieldValue": {"value": [1, "x"], "type": "INT64_LIST"}}"#), "fieldValue.value[1] must be an integer"),
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": 1e300, "type": "TIMESTAMP"}}"#), "fieldValue.value is not a timestamp"),
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": "%%%", "type": "BYTES"}}"#), "base64"),
         (filtered(#"{"comparator": "EQUALS", "fieldName": "a", "fieldValue": {"value": {"zone": 1}}}"#), "fieldValue.value is a dictionary"),

@@ -13,7 +13,8 @@ import Foundation
 /// Without `type`, the type comes from the JSON: a string is STRING, an integer INT64, another
 /// number DOUBLE, a Boolean a Boolean, an object with `latitude` and `longitude` LOCATION, one
 /// with `recordName` REFERENCE, and an array a list of those. Timestamps are milliseconds since
-/// 1970 and need `"type": "TIMESTAMP"` on user fields (a bare number is INT64).
+/// 1970 and need `"type": "TIMESTAMP"` on user fields (a bare number is INT64). A `_LIST` type
+/// with a single value is one element of that type, as a LIST_CONTAINS filter may send it.
 enum QueryValueDecoder {
     /// The most values a list may hold: every one becomes a bound SQL argument.
     static let maximumListCount = 1_000
@@ -45,9 +46,8 @@ enum QueryValueDecoder {
         if type.hasSuffix("_LIST") {
             let elementType = String(type.dropLast("_LIST".count))
             guard scalarTypes.contains(elementType) else { throw unknownType(type, at: path + ".type") }
-            guard case .array(let items) = value else {
-                throw error(path + ".value", "must be an array for type \(type), not \(describe(value))")
-            }
+            // The type may name the list field while the value is one element (LIST_CONTAINS).
+            guard case .array(let items) = value else { return try scalar(value, type: elementType, at: path + ".value") }
             try checkCount(items, at: path + ".value")
             return .list(try items.enumerated().map { try scalar($1, type: elementType, at: "\(path).value[\($0)]") })
         }
@@ -123,7 +123,9 @@ enum QueryValueDecoder {
 
     /// Milliseconds since 1970, within JavaScript's date range (±8.64e15 ms).
     static func timestamp(_ value: JSONValue, at path: String) throws -> Date {
-        guard let milliseconds = value.doubleValue else { throw mismatch(value, "TIMESTAMP", at: path) }
+        guard let milliseconds = value.doubleValue ?? value.stringValue.flatMap(Double.init) else {
+            throw mismatch(value, "TIMESTAMP", at: path)
+        }
         guard milliseconds.isFinite, abs(milliseconds) <= 8.64e15 else {
             throw error(path, "is not a timestamp: milliseconds since 1970 must be finite and within ±8.64e15")
         }
