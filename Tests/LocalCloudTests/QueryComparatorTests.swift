@@ -236,6 +236,22 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(try plan(Predicate.field("tags").containsAny(["wine", "coffee"])).joined().contains("lc_list") == false)
     }
 
+    @Test func subscriptionsMatchTheNewNodes() async throws {
+        let predicate = Predicate.field("tags").containsAny(["vegan", "halal"]) && !Predicate.field("tags").memberBeginsWith("closed")
+        _ = try await database.save(QuerySubscription(recordType: "Restaurant", predicate: predicate, subscriptionID: "veggie",
+                                                      options: [.firesOnRecordCreation]))
+        let inbox = NotificationInbox(container.notifications(since: try await container.currentChangeToken()))
+        for (name, tags) in [("Green", ["vegan"]), ("Gone", ["halal", "closed-2024"]), ("Grill", ["meat"]), ("Both", ["halal", "vegan"])] {
+            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: name))
+            record["name"] = name
+            record["tags"] = tags
+            _ = try await database.save(record)
+        }
+        #expect(await inbox.wait(for: 2))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(inbox.notifications.compactMap { $0.recordID?.recordName } == ["Green", "Both"])
+    }
+
     // MARK: Schema rules, text forms and cursors
 
     @Test func schemaRequiresQueryableAndSearchable() async throws {
