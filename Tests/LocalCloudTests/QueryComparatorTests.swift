@@ -252,6 +252,23 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(inbox.notifications.compactMap { $0.recordID?.recordName } == ["Green", "Both"])
     }
 
+    @Test func aStoreFromBeforeSideTablesGetsThemWhenMigrated() throws {
+        let store = try container.core.store()
+        let path = try store.read { try String.fetchOne($0, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? "" }
+        // As an older store left it: the schema says QUERYABLE, but no side table and no v4.
+        try store.write { db in
+            for suffix in ["_insert", "_update", "_delete"] { try db.execute(sql: "DROP TRIGGER lc_list_tags\(suffix)") }
+            try db.execute(sql: "DROP TABLE lc_list_tags")
+            try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4: side tables of queryable lists'")
+            return ((), commit: true)
+        }
+        let queue = try DatabaseQueue(path: path)
+        try SQLiteStore.migrator.migrate(queue)
+        let rows = try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM lc_list_tags") }
+        #expect(rows == 8)
+        #expect(try store.invariantViolations() == [])
+    }
+
     // MARK: Schema rules, text forms and cursors
 
     @Test func schemaRequiresQueryableAndSearchable() async throws {

@@ -12,6 +12,11 @@ extension SQLiteStore {
         migrator.registerMigration("v3: records by type in row order") { db in
             try db.execute(sql: "CREATE INDEX records_by_type ON records (scope, owner, zone, record_type)")
         }
+        // Queryable lists gained side tables of their elements (``SchemaIndexes``); a schema
+        // stored before then gets them now rather than at its next change.
+        migrator.registerMigration("v4: side tables of queryable lists") { db in
+            try SchemaIndexes.synchronize(with: try SchemaStorage.load(db).schema, db)
+        }
     }
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
