@@ -167,11 +167,14 @@ private typealias Predicate = LocalCloud.Predicate
     // MARK: Side table and plans
 
     /// The plan lines of `predicate`'s first page, compiled as the store compiles it.
-    fileprivate func plan(_ predicate: Predicate) throws -> [String] {
+    fileprivate func plan(_ predicate: Predicate, sort: [LocalCloud.SortDescriptor] = []) throws -> [String] {
         let store = try container.core.store()
-        let request = try QueryRequest(query: Query(recordType: "Restaurant", predicate: predicate), zoneID: .default, limit: 10, desiredKeys: nil)
+        let query = Query(recordType: "Restaurant", predicate: predicate)
+        query.sortDescriptors = sort
+        let request = try QueryRequest(query: query, zoneID: .default, limit: 10, desiredKeys: nil)
         let listIndexes = try store.read(SchemaIndexes.listIndexes)
-        let plan = try SQLQueryPlan.compile(request, context: database.context, listIndexes: listIndexes)
+        let few = try store.read { try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, $0) }
+        let plan = try SQLQueryPlan.compile(request, context: database.context, listIndexes: listIndexes, fewListMatches: few)
         return try store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql, arguments: plan.arguments).map { $0["detail"] as String }
         }
@@ -185,6 +188,33 @@ private typealias Predicate = LocalCloud.Predicate
             let text = lines.joined(separator: "\n")
             #expect(lines.contains { $0.hasPrefix("SEARCH lc_list_tags USING PRIMARY KEY (value") }, "\(predicate): \(text)")
             #expect(!text.contains("json_each"), "\(predicate): \(text)")
+        }
+    }
+
+    /// A sorted query walks the sort index and probes the side table, unless the side table
+    /// says the match is rare: then it starts from the matches and sorts them.
+    @Test func aRareListMatchDrivesASortedPlan() throws {
+        let byName = [SortDescriptor(key: "name", ascending: true)]
+        let rare = try plan(Predicate.field("tags").contains("cake"), sort: byName)
+        #expect(rare.contains { $0.hasPrefix("SEARCH r ") && $0.contains("rowid=?") }, "\(rare)")
+        #expect(rare.contains("USE TEMP B-TREE FOR ORDER BY"), "\(rare)")
+        // Make "cake" common: more side-table rows than the probe's limit (records or not).
+        let store = try container.core.store()
+        try store.write { db in
+            for id in 0...SQLQueryPlan.fewListMatchesLimit {
+                try db.execute(sql: "INSERT INTO lc_list_tags (value, id) VALUES ('cake', ?)", arguments: [1_000_000 + id])
+            }
+            return ((), commit: true)
+        }
+        let common = try plan(Predicate.field("tags").contains("cake"), sort: byName)
+        #expect(common.contains { $0.contains("USING INDEX lc_ix_f_name") }, "\(common)")
+        #expect(!common.contains("USE TEMP B-TREE FOR ORDER BY"), "\(common)")
+        // ALL … IN is rare when any one of its values is.
+        let oneRare = try plan(Predicate.field("tags").containsAll(["cake", "tea"]), sort: byName)
+        #expect(oneRare.contains("USE TEMP B-TREE FOR ORDER BY"), "\(oneRare)")
+        try store.write { db in
+            try db.execute(sql: "DELETE FROM lc_list_tags WHERE id >= 1000000")
+            return ((), commit: true)
         }
     }
 

@@ -21,8 +21,16 @@ extension SQLiteStore {
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
         let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
-        let listIndexes = request.predicate.hasListMatch ? try read(SchemaIndexes.listIndexes) : []
-        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes, listIndexes: listIndexes)
+        var listIndexes: Set<String> = []
+        var fewListMatches = false
+        if request.predicate.hasListMatch {
+            try read { db in
+                listIndexes = try SchemaIndexes.listIndexes(db)
+                fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
+            }
+        }
+        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
+                                            listIndexes: listIndexes, fewListMatches: fewListMatches)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
