@@ -389,9 +389,9 @@ struct SQLQueryPlan {
     /// ``fewListMatchesLimit`` records (of any type or zone: a bound, counted up to the limit).
     ///
     /// Sorted by an indexed key, SQLite walks that index and probes the side table for each
-    /// record: fast for a common tag, a walk of the whole type for a rare one (2.8 ms against
-    /// 0.4 ms at 20,000 records). Starting from the matches and sorting them is the reverse
-    /// (1.2 ms against 20 ms for a tag a third of the records have). Without statistics SQLite
+    /// record: fast for a common tag, a walk of the whole type for a rare one (about 4 ms against
+    /// 0.3 ms at 20,000 records). Starting from the matches and sorting them is the reverse
+    /// (2–3 ms against 10–15 ms for a tag a third of the records have). Without statistics SQLite
     /// cannot tell the two apart; this probe can, reading at most a few hundred index entries.
     static func listMatchesFewRows(_ predicate: PredicateNode, listIndexes: Set<String>, _ db: GRDB.Database) throws -> Bool {
         let conjuncts: [PredicateNode] = if case .and(let nodes) = predicate { nodes } else { [predicate] }
