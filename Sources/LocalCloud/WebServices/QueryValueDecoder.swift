@@ -151,7 +151,8 @@ enum QueryValueDecoder {
                 throw error(path + ".zoneID.zoneName", zoneDictionary["zoneName"] == nil ? "is missing" : "must be a non-empty string")
             }
             zone = RecordZone.ID(zoneName: zoneName)
-            if let owner = zoneDictionary["ownerName"] {
+            // The reference spells it ownerRecordName; ownerName is accepted too.
+            if let owner = zoneDictionary["ownerRecordName"] ?? zoneDictionary["ownerName"] {
                 guard case .string(let ownerName) = owner, !ownerName.isEmpty else {
                     throw error(path + ".zoneID.ownerName", "must be a non-empty string")
                 }
