@@ -79,6 +79,7 @@ let package = Package(
             name: "LocalCloudConsole",
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -19,6 +19,7 @@ package struct CloudServer: Sendable {
     let authenticator: any RequestAuthenticator
     let logger: Logger
     let uploads = UploadGrants()
+    let responses = ResponseCache()
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger) {
         self.configuration = configuration
