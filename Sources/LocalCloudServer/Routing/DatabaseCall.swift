@@ -163,7 +163,7 @@ extension CloudServer {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw ServerError(.quotaExceeded, "The request body is larger than \(limit) bytes")
         }
     }
