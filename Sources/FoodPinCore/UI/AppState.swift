@@ -47,6 +47,8 @@ public struct AppState: Sendable {
     var requestedThumbnails: Set<ThumbnailKey> = []
     /// The user's own saves and deletions, which must not raise the live banner.
     var ownChanges: Set<String> = []
+    /// Restaurants a refresh brought in above the viewport that the reader has not scrolled to.
+    var newAbove: Set<String> = []
     /// After a failed next page, paging waits for `r` instead of retrying on every key.
     var isPagingBlocked = false
 

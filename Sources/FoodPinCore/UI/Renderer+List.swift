@@ -3,7 +3,9 @@ extension Renderer {
         let list = state.list
         var right = list.isLoaded ? "\(list.count)\(list.hasMore ? "+" : "") restaurant\(list.count == 1 ? "" : "s")" : ""
         if state.config.debug, let debug = state.debugStatus { right = debug + "  " + right }
-        renderTitle("FoodPin · Discover", right: right)
+        var title = "FoodPin · Discover"
+        if state.newAboveCount > 0 { title += " · \(unicode ? "↑" : "^") \(state.newAboveCount) new" }
+        renderTitle(title, right: right)
         renderStatusLine()
         renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"),
                        ("?", "help"), ("q", "quit")])

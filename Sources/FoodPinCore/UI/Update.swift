@@ -42,7 +42,9 @@ extension AppState {
             screen = .list
             ownChanges.insert(restaurant.id)
             liveChanges[restaurant.id] = nil
+            let place = viewportPlace()
             list.insertOptimistically(restaurant, select: true)
+            restoreViewport(place)
             if let index = list.selectedIndex { scrollOffset = min(scrollOffset, index) }
             effects = []
         case .saveFailed(let error):
@@ -66,6 +68,7 @@ extension AppState {
             effects = []
         }
         keepSelectionVisible()
+        pruneNewAbove()
         effects += loadMoreIfNeeded()
         effects += thumbnailEffects()
         return effects
@@ -212,11 +215,11 @@ extension AppState {
         case (.refresh, .success(let page)):
             isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
-            // Keep the selected restaurant on the same screen row while rows arrive above it.
-            let rowOnScreen = (list.selectedIndex ?? 0) - scrollOffset
+            // At the top the new rows show above the selection; scrolled, the reader keeps their place.
+            let place = viewportPlace()
             list.mergeRefresh(page)
             if list.selectedIndex == nil { list.select(index: 0) }
-            scrollOffset = max(0, (list.selectedIndex ?? 0) - rowOnScreen)
+            restoreViewport(place)
         case (.refresh, .failure(let error)):
             isRefreshing = false
             errorBanner = ErrorBanner(message: "Couldn't refresh: \(error.message)", retry: .refresh(limit: config.pageSize))
