@@ -34,6 +34,8 @@ public struct AppState: Sendable {
     /// The restaurant awaiting "Delete? y/n".
     public internal(set) var deleteConfirmation: String?
     public internal(set) var form: RestaurantForm?
+    /// The `/` search, while it is open.
+    public internal(set) var search: SearchState?
     /// Finished thumbnails of what is on screen.
     public internal(set) var thumbnails: [ThumbnailKey: ThumbnailOutcome] = [:]
     /// The first description line shown in the detail view.
@@ -62,6 +64,7 @@ public struct AppState: Sendable {
     /// Whether something is in progress, so the spinner turns and ticks are needed.
     public var isSpinnerVisible: Bool {
         isLoadingFirstPage || isRefreshing || isLoadingMore || form?.isSaving == true
+            || search?.isSearching == true || search?.isLoadingMore == true
     }
 
     public var isTooSmall: Bool { width < Layout.minimumWidth || height < Layout.minimumHeight }

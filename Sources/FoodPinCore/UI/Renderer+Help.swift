@@ -8,6 +8,7 @@ extension Renderer {
         ("Enter", "open the restaurant"),
         ("Esc, q", "go back (q on the list quits)"),
         ("r, k at the top", "refresh"),
+        ("/", "search (Enter: results, Esc: clear)"),
         ("a", "add a restaurant"),
         ("d", "delete your restaurant"),
         ("?", "this help"),

@@ -78,6 +78,8 @@ struct Renderer {
         } else if let error = state.errorBanner {
             let text = TextSanitizer.line(error.message) + (error.retry == nil ? "" : " — r to retry")
             banner((unicode ? "✗ " : "! ") + text, style: theme.error, y: y)
+        } else if let searchStatus {
+            grid.put(searchStatus, x: 1, y: y, style: theme.status)
         } else if state.isRefreshing {
             grid.put(spinner + "Refreshing…", x: 1, y: y, style: theme.status)
         } else if let live = state.liveBannerText {
