@@ -16,6 +16,8 @@ public struct SearchState: Sendable {
     public internal(set) var isLoadingMore = false
     /// Incremented by every edit, so older answers are recognised and dropped.
     var generation = 0
+    /// The trimmed text of the last query asked for (or answered without one).
+    var queriedText = ""
     /// After a failed next page, paging waits for `r`.
     var isPagingBlocked = false
     /// The full list and its viewport, as they were when `/` was pressed (kept up to date by refreshes).

@@ -70,10 +70,13 @@ extension AppState {
     /// The text changed: a new generation, and a debounced query if there is a word to search for.
     private mutating func searchTextChanged(delay: Duration? = nil) -> [Effect] {
         guard var search else { return [] }
+        let text = search.text.trimmingCharacters(in: .whitespaces)
+        // A space after a word asks the same question again: keep the answer shown or on its way.
+        if delay == nil, text == search.queriedText { return [] }
+        search.queriedText = text
         search.generation += 1
         search.isLoadingMore = false
         search.isPagingBlocked = false
-        let text = search.text.trimmingCharacters(in: .whitespaces)
         if text.isEmpty {
             // Nothing typed: the full list, as it was.
             list = search.savedList

@@ -203,4 +203,14 @@ import Testing
         #expect(state.list.items.first?.id == "new", "the full list has the refresh")
         #expect(state.list.selected?.id == "r0")
     }
+
+    @Test func aSpaceAfterAWordAsksNothingNew() {
+        var state = AppState.loaded(restaurants(0..<10), width: 50, height: 14, config: config)
+        send(&state, .key(.character("/")))
+        let request = searchRequest(in: typed(&state, "noodle"))!
+        #expect(typed(&state, " ").isEmpty, "the same words: no new query")
+        send(&state, .searchLoaded(request, .first, .success(page(noodles))))
+        #expect(state.list.count == 3, "the answer to the same words is still current")
+        #expect(searchRequest(in: typed(&state, "b"))?.text == "noodle b")
+    }
 }
