@@ -29,10 +29,16 @@ extension SQLiteStore {
                 fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
             }
         }
-        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
+        let compiled = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
                                             listIndexes: listIndexes, fewListMatches: fewListMatches)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
+            // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
+            let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false
+            let plan = isLarge
+                ? try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes, listIndexes: listIndexes,
+                                           fewListMatches: fewListMatches, largeTextMatch: true)
+                : compiled
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                 try requireZone(request.zoneID, context: context, db: db)
             }
