@@ -87,7 +87,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "LocalCloudBenchmark",
-            dependencies: ["LocalCloud", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LocalCloud", "LocalCloudServer", .product(name: "GRDB", package: "GRDB.swift"),
+                // `localcloud-bench push` calls the server over loopback.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Benchmarks/LocalCloudBenchmark"
         ),
         .executableTarget(

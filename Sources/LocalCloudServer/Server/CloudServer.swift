@@ -72,6 +72,8 @@ package struct CloudServer: Sendable {
         addZoneRoutes(to: router)
         addChangeRoutes(to: router)
         addSubscriptionRoutes(to: router)
+        addNotificationStreamRoutes(to: router)
+        addTokenRoutes(to: router)
         addAssetRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
