@@ -70,6 +70,8 @@ package struct CloudServer: Sendable {
         addChangeRoutes(to: router)
         addSubscriptionRoutes(to: router)
         addAssetRoutes(to: router)
+        addAuthRoutes(to: router)
+        addUserRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
         }
