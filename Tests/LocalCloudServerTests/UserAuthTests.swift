@@ -162,6 +162,11 @@ struct UserAuthTests {
         #expect(token.count >= 100)
         #expect(try await server.identity.signedInUser(webAuthToken: token, container: server.container) == "alice")
 
+        // `curl -d '{"user", "password"}'` sends JSON labelled as a form: it is answered as JSON.
+        let curl = try await Self.post(url, #" {"user": "alice", "password": "a&b <c>"}"#, headers: form)
+        #expect(curl.status == 200)
+        #expect((try JSONValue.parse(curl.bytes))["ckWebAuthToken"]?.stringValue?.count == 128)
+
         let bad = try await Self.post(url, "user=%3Cscript%3E&password=x", headers: form)
         #expect(bad.status == 401)
         let badHTML = String(decoding: bad.bytes, as: UTF8.self)

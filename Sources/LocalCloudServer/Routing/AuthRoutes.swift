@@ -19,8 +19,10 @@ extension CloudServer {
         router.post(RouterPath(Self.signinPath)) { request, context in
             let container = try context.parameters.require("container")
             try StoreRegistry.validate(containerIdentifier: container)
-            let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
             let bytes = try await self.collectBody(request, limit: Self.maxSigninBytes)
+            // `curl -d '{…}'` labels JSON as a form: a body that opens with `{` is JSON whatever its label.
+            let isForm = request.headers[.contentType]?.lowercased().hasPrefix("application/x-www-form-urlencoded") == true
+                && bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) != UInt8(ascii: "{")
             do {
                 let (user, password) = try Self.signinCredentials(bytes, isForm: isForm)
                 let token = try await self.signIn(container: container, user: user, password: password)
@@ -94,59 +96,5 @@ extension CloudServer {
             .init("X-Content-Type-Options")!: "nosniff",
             .init("Referrer-Policy")!: "no-referrer",
         ], body: .init(byteBuffer: ByteBuffer(string: html)))
-    }
-}
-
-/// The sign-in page: a plain form, every interpolated value HTML-escaped.
-enum SigninPage {
-    static func form(container: String, error: String? = nil) -> String {
-        let action = "/auth/1/\(escape(container))/signin"
-        let message = error.map { #"<p class="error" role="alert">\#(escape($0))</p>"# } ?? ""
-        return page(title: "Sign in to \(escape(container))", body: """
-            \(message)
-            <form method="post" action="\(action)">
-              <label>User <input name="user" autocomplete="username" required autofocus></label>
-              <label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-              <button type="submit">Sign in</button>
-            </form>
-            """)
-    }
-
-    static func signedIn(container: String, user: String, token: String) -> String {
-        page(title: "Signed in to \(escape(container))", body: """
-            <p>Signed in as <strong>\(escape(user))</strong>. Your web auth token (send it as <code>ckWebAuthToken</code>):</p>
-            <textarea readonly rows="4" cols="70">\(escape(token))</textarea>
-            """)
-    }
-
-    static func page(title: String, body: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-        <title>\(title)</title>
-        <style>body{font-family:system-ui,sans-serif;max-width:32em;margin:3em auto;padding:0 1em}
-        label{display:block;margin:.8em 0}input{display:block;width:100%;padding:.4em}
-        .error{color:#b00020}textarea{width:100%}</style></head>
-        <body><h1>\(title)</h1>
-        \(body)
-        </body></html>
-        """
-    }
-
-    /// `&`, `<`, `>`, `"` and `'` as entities: text from requests is data, never markup.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for character in text.unicodeScalars {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
     }
 }
