@@ -12,13 +12,33 @@ extension SQLiteStore {
         migrator.registerMigration("v3: records by type in row order") { db in
             try db.execute(sql: "CREATE INDEX records_by_type ON records (scope, owner, zone, record_type)")
         }
+        // Queryable lists gained side tables of their elements (``SchemaIndexes``); a schema
+        // stored before then gets them now rather than at its next change.
+        migrator.registerMigration("v4: side tables of queryable lists") { db in
+            try SchemaIndexes.synchronize(with: try SchemaStorage.load(db).schema, db)
+        }
     }
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
         let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
-        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes)
+        var listIndexes: Set<String> = []
+        var fewListMatches = false
+        if request.predicate.hasListMatch {
+            try read { db in
+                listIndexes = try SchemaIndexes.listIndexes(db)
+                fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
+            }
+        }
+        let compiled = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
+                                            listIndexes: listIndexes, fewListMatches: fewListMatches)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
+            // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
+            let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false
+            let plan = isLarge
+                ? try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes, listIndexes: listIndexes,
+                                           fewListMatches: fewListMatches, largeTextMatch: true)
+                : compiled
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                 try requireZone(request.zoneID, context: context, db: db)
             }

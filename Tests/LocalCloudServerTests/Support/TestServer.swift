@@ -165,3 +165,20 @@ extension JSONValue {
         return current
     }
 }
+
+/// A request kept for re-sending with different headers (ETag round trips).
+struct HTTPClientRequestBuilder {
+    var url: String
+    var body: String
+    var headers: [(String, String)] = []
+
+    func send() async throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: Array(body.utf8)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return (Int(response.status.code), response.headers, Array(buffer.readableBytesView))
+    }
+}
