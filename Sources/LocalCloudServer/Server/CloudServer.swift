@@ -75,6 +75,8 @@ package struct CloudServer: Sendable {
         addNotificationStreamRoutes(to: router)
         addTokenRoutes(to: router)
         addAssetRoutes(to: router)
+        addAuthRoutes(to: router)
+        addUserRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
         }
