@@ -19,7 +19,7 @@ struct Localcloud: AsyncParsableCommand {
         subcommands: [
             SchemaCommand.self, IndexCommand.self, RolesCommand.self, RecordsCommand.self,
             ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self, GCCommand.self,
-            TokensCommand.self,
+            TokensCommand.self, ServeCommand.self,
             UsersCommand.self,
             KeysCommand.self,
         ]
