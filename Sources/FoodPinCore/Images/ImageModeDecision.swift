@@ -27,6 +27,13 @@ public enum ImageModeDecision {
         choice == .auto && (passthrough || !isMultiplexer(environment))
     }
 
+    /// Whether the environment names a terminal with kitty graphics (kitty, WezTerm, Ghostty):
+    /// the probe may then stop at the kitty reply instead of waiting for DA1.
+    public static func hintsKitty(_ environment: [String: String]) -> Bool {
+        environment["KITTY_WINDOW_ID"].map { !$0.isEmpty } == true || environment["TERM"] == "xterm-kitty"
+            || environment["TERM"] == "xterm-ghostty" || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "")
+    }
+
     /// Inside tmux or GNU screen: `TMUX` or `STY` is set, or `TERM` names one of them.
     public static func isMultiplexer(_ environment: [String: String]) -> Bool {
         if environment["TMUX"].map({ !$0.isEmpty }) == true || environment["STY"].map({ !$0.isEmpty }) == true { return true }

@@ -74,6 +74,15 @@ import Testing
         #expect(ImageModeDecision.query == "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c")
     }
 
+    @Test func hintsShortenTheWaitButDecideNothing() {
+        #expect(ImageModeDecision.hintsKitty(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]))
+        #expect(ImageModeDecision.hintsKitty(["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"]))
+        #expect(!ImageModeDecision.hintsKitty(Self.xterm))
+        #expect(TerminalReplies.isComplete(Array(Self.kittyOK.utf8), expectsKitty: true), "kitty said OK: no need to wait for DA1")
+        #expect(!TerminalReplies.isComplete(Array(Self.kittyError.utf8), expectsKitty: true))
+        #expect(!TerminalReplies.isComplete([], expectsKitty: true))
+    }
+
     @Test func cellPixelSizeFromTheWindowSize() {
         #expect(CellPixelSize.from(pixelWidth: 1000, pixelHeight: 600, columns: 100, rows: 30) == CellPixelSize(width: 10, height: 20))
         #expect(CellPixelSize.from(pixelWidth: 0, pixelHeight: 0, columns: 100, rows: 30) == .fallback, "the terminal does not say")
