@@ -60,6 +60,7 @@ import Testing
             #expect(ImageModeDecision.decide(choice, environment: tmux, replies: nil) == mode)
         }
         #expect(ImageModeDecision.needsQuery(.auto, environment: Self.xterm))
+        #expect(!ImageModeDecision.needsQuery(.auto, environment: ["TERM": "linux"]), "the console would print the query")
         #expect(!ImageModeDecision.needsQuery(.auto, environment: tmux), "tmux would answer for itself")
         #expect(ImageModeDecision.needsQuery(.auto, environment: tmux, passthrough: true))
         #expect(ImageModeDecision.decide(.auto, environment: tmux, replies: TerminalReplies(parsing: Array(Self.da1Sixel.utf8)),
