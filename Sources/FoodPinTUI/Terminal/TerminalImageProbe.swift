@@ -16,7 +16,7 @@ import FoodPinCore
 enum TerminalImageProbe {
     /// Long enough for a terminal over SSH, short enough not to be noticed at start-up.
     /// DA1's reply ends the wait at once on any terminal that answers.
-    static let timeoutMilliseconds: Int32 = 300
+    static let timeoutMilliseconds: Int32 = 500
 
     /// - Parameter expectsKitty: the environment hints at kitty graphics: stop at its OK.
     static func ask(timeoutMilliseconds: Int32 = timeoutMilliseconds, expectsKitty: Bool = false) -> TerminalReplies? {
