@@ -26,8 +26,15 @@ final class ImagePainter {
     private var previous: Grid?
     /// Bytes written for photos, for `--debug` and the benchmark.
     private(set) var bytesWritten = 0
-    /// kitty: the image ID of each photo transmitted and still kept by the terminal, oldest first.
-    private var kittyIDs: [(image: PixelImage, id: UInt32)] = []
+    /// kitty: a photo transmitted and still kept by the terminal, held weakly (the thumbnail
+    /// cache owns the bytes; a photo it dropped is never placed again and ages out).
+    private struct KittyImage {
+        weak var image: PixelImage?
+        let id: UInt32
+    }
+
+    /// kitty: the photos the terminal keeps, oldest first.
+    private var kittyIDs: [KittyImage] = []
     private var nextKittyID: UInt32 = 1
     /// How many transmitted photos the terminal keeps (a few screens of thumbnails and a detail photo).
     static let kittyKept = 96
@@ -100,7 +107,7 @@ final class ImagePainter {
             let oldest = kittyIDs.removeFirst()
             output += Array("\u{1B}_Ga=d,d=I,i=\(oldest.id),q=2\u{1B}\\".utf8)
         }
-        kittyIDs.append((placement.image, id))
+        kittyIDs.append(KittyImage(image: placement.image, id: id))
         return output + move + Self.withID(placement.image.bytes, id: id) + restore
     }
 
