@@ -34,8 +34,9 @@ grep -q '^▌ .*El Fogón de Marta' <<<"$(capture)" || fail "r moved the selecti
 pass "r brings bob's restaurants in at the top, on screen, newest first, selection kept"
 
 # Scrolled down, the reader keeps their place and the title counts what is new above.
-# Row lines without the "added … ago" ones, whose ages may tick over between two captures.
-list_rows() { capture | sed -n '3,29p' | grep -v 'added '; }
+# The rows' text right of the thumbnails (which may still be drawing), without the "added … ago"
+# lines, whose ages may tick over between two captures; the selection marker is kept.
+list_rows() { capture | sed -n '3,29p' | grep -v 'added ' | perl -CSD -ne 'print substr($_, 0, 1), substr($_, 10)'; }
 send G
 wait_for_line "^▌ .*Gelateria Dolce Vita"
 scrolled_rows="$(list_rows)"

@@ -67,9 +67,13 @@ def wait_until(condition, message):
 def send(keys):
     os.write(fd, keys)
 
-KITTY = re.compile(rb"\x1b7\x1b\[(\d+);(\d+)H\x1b_Ga=T,f=\d+,s=(\d+),v=(\d+),c=(\d+),r=(\d+)")
+# A kitty photo transmitted and shown at a cell (with an ID to place it again, replies off) ...
+KITTY = re.compile(rb"\x1b7\x1b\[(\d+);(\d+)H\x1b_Ga=T,i=\d+,q=2,f=\d+,s=(\d+),v=(\d+),c=(\d+),r=(\d+)")
+# ... and placed again by its ID.
+KITTY_AGAIN = re.compile(rb"\x1b7\x1b\[(\d+);(\d+)H\x1b_Ga=p,i=(\d+),q=2\x1b\\")
 SIXEL = re.compile(rb"\x1b7\x1b\[(\d+);(\d+)H\x1bP[0-9;]*q\"1;1;(\d+);(\d+)")
-DELETE_ALL = b"\x1b_Ga=d,d=A\x1b\\"
+DELETE_ALL = b"\x1b_Ga=d,d=A,q=2\x1b\\"
+DELETE_PLACEMENTS = b"\x1b_Ga=d,d=a,q=2\x1b\\"
 # A 100x30 screen shows 9 rows of 3 lines; each row's thumbnail box is 6x3 cells at column 2.
 ROW_TOPS = [3 + 3 * i for i in range(9)]
 
@@ -98,24 +102,32 @@ if MODE == "kitty":
     print(f"ok - kitty: {len(photos)} thumbnails as kitty graphics (c=6,r=2, s=60,v=40) at their rows' cells")
     mark = len(output)
     send(b"G")  # jump to the end: the list scrolls
-    wait_until(lambda: DELETE_ALL in output[mark:] and len(row_photos(placements(KITTY, mark))) >= 9,
-               "scrolling did not delete the old placements and place the new ones")
-    print("ok - kitty: scrolling deletes every placement (a=d,d=A) and places the visible ones again")
+    wait_until(lambda: DELETE_PLACEMENTS in output[mark:] and len(row_photos(placements(KITTY, mark))) >= 9,
+               "scrolling did not delete the old placements and show the new rows' photos")
+    print("ok - kitty: scrolling deletes every placement (a=d,d=a) and shows the new rows' photos")
+    mark = len(output)
+    send(b"g")  # back to the top: those photos are placed again by ID, not sent again
+    wait_until(lambda: DELETE_PLACEMENTS in output[mark:] and
+               len({y for (y, x, _) in placements(KITTY_AGAIN, mark) if x == 3 and y in ROW_TOPS}) >= 9,
+               "the top rows' photos were not placed again by their IDs")
+    if placements(KITTY, mark):
+        fail("photos the terminal already has were transmitted again", bytes(output))
+    print(f"ok - kitty: back at the top, the 9 photos are placed again by ID ({len(output) - mark} bytes in all)")
     mark = len(output)
     send(b"\r")  # the detail view: one large photo
-    wait_until(lambda: DELETE_ALL in output[mark:] and any(c >= 20 for (_, _, _, _, c, _) in placements(KITTY, mark)),
+    wait_until(lambda: DELETE_PLACEMENTS in output[mark:] and any(c >= 20 for (_, _, _, _, c, _) in placements(KITTY, mark)),
                "the detail view did not replace the thumbnails with one large photo")
     big = [p for p in placements(KITTY, mark) if p[4] >= 20][0]
     assert big[2] == big[4] * CELL_W and big[3] == big[5] * CELL_H, big
     print(f"ok - kitty: the detail view shows the photo at {big[4]}x{big[5]} cells ({big[2]}x{big[3]} px)")
     mark = len(output)
     send(b"q")  # back to the list
-    wait_until(lambda: DELETE_ALL in output[mark:] and len(row_photos(placements(KITTY, mark))) >= 9,
-               "going back did not clear the detail photo and place the thumbnails")
+    wait_until(lambda: DELETE_PLACEMENTS in output[mark:] and len(placements(KITTY_AGAIN, mark)) >= 9,
+               "going back did not clear the detail photo and place the thumbnails again")
     mark = len(output)
     send(b"q")
-    wait_until(lambda: DELETE_ALL in output[mark:], "quitting left the photos on screen")
-    print("ok - kitty: back to the list and quitting clear the photos")
+    wait_until(lambda: DELETE_ALL in output[mark:], "quitting left the photos in the terminal")
+    print("ok - kitty: back to the list and quitting clear the photos (a=d,d=A frees them)")
 elif MODE == "sixel":
     wait_until(lambda: len({p[0] for p in row_photos(placements(SIXEL))}) >= 9,
                "no sixel image for each of the 9 visible thumbnails (60x36 px raster: 6x2 cells)")

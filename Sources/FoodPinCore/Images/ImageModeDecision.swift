@@ -23,8 +23,16 @@ public enum ImageModeDecision {
 
     /// Whether `auto` should ask the terminal at all: not when a mode was given, and not inside
     /// a multiplexer without known passthrough (its answer would be the multiplexer's).
+    /// The Linux console shows no pixels and may print an APC query as text: it is not asked either.
     public static func needsQuery(_ choice: Choice, environment: [String: String], passthrough: Bool = false) -> Bool {
-        choice == .auto && (passthrough || !isMultiplexer(environment))
+        choice == .auto && (passthrough || !isMultiplexer(environment)) && environment["TERM"] != "linux"
+    }
+
+    /// Whether the environment names a terminal with kitty graphics (kitty, WezTerm, Ghostty):
+    /// the probe may then stop at the kitty reply instead of waiting for DA1.
+    public static func hintsKitty(_ environment: [String: String]) -> Bool {
+        environment["KITTY_WINDOW_ID"].map { !$0.isEmpty } == true || environment["TERM"] == "xterm-kitty"
+            || environment["TERM"] == "xterm-ghostty" || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "")
     }
 
     /// Inside tmux or GNU screen: `TMUX` or `STY` is set, or `TERM` names one of them.

@@ -30,8 +30,11 @@ public struct TerminalReplies: Hashable, Sendable {
     /// DA1 attribute 4: sixel graphics.
     public var sixel: Bool { deviceAttributes?.dropFirst().contains(4) == true }
 
-    /// Whether the DA1 reply (which always comes last) is complete, so the wait can end.
-    public static func isComplete(_ bytes: [UInt8]) -> Bool {
-        TerminalReplies(parsing: bytes).deviceAttributes != nil
+    /// Whether the wait can end: the DA1 reply (which always comes last) is complete, or, when
+    /// the environment already says kitty graphics (`expectsKitty`), the kitty reply said OK.
+    /// A hint only shortens the wait: without a reply nothing is decided from it.
+    public static func isComplete(_ bytes: [UInt8], expectsKitty: Bool = false) -> Bool {
+        let replies = TerminalReplies(parsing: bytes)
+        return replies.deviceAttributes != nil || expectsKitty && replies.kittyGraphics
     }
 }

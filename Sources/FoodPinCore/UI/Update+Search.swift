@@ -24,7 +24,11 @@ extension AppState {
                 search.isEditing = false
                 self.search = search
                 return []
-            case .up, .down, .pageUp, .pageDown, .wheelUp, .wheelDown:
+            case .up:
+                // Moves in the results; never the list's pull-to-refresh at the top.
+                list.moveSelection(by: -1)
+                return []
+            case .down, .pageUp, .pageDown, .wheelUp, .wheelDown:
                 return nil
             default:
                 let before = search.editor.text

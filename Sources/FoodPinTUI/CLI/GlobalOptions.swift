@@ -20,9 +20,10 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .customLong("no-images"), help: "Do not load or draw thumbnails (the same as --images none).")
     var noImages = false
 
-    @Option(help: """
-        Thumbnails: auto, kitty, sixel, iterm, symbols or none. auto asks the terminal         (kitty graphics query, DA1) and falls back to symbols; inside tmux or screen it uses symbols.
-        """)
+    @Option(help: ArgumentHelp(
+        "Thumbnails: auto, kitty, sixel, iterm, symbols or none. auto asks the terminal (kitty graphics query, DA1) "
+            + "and falls back to symbols; inside tmux or screen it uses symbols.",
+        valueName: "mode"))
     var images: ImageModeDecision.Choice?
 
     /// `--images`, with `--no-images` as a synonym for `none`.

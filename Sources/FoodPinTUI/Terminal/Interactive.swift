@@ -47,7 +47,8 @@ func ensureKnownTerminal(environment: [String: String] = currentEnvironment()) {
 /// The image mode for `--images` (and `--no-images`): `auto` asks the terminal, unless inside
 /// tmux or screen, and decides from its replies.
 func resolveImageMode(_ choice: ImageModeDecision.Choice, environment: [String: String] = currentEnvironment()) -> ImageMode {
-    let replies = ImageModeDecision.needsQuery(choice, environment: environment) ? TerminalImageProbe.ask() : nil
+    let replies = ImageModeDecision.needsQuery(choice, environment: environment)
+        ? TerminalImageProbe.ask(expectsKitty: ImageModeDecision.hintsKitty(environment)) : nil
     return ImageModeDecision.decide(choice, environment: environment, replies: replies)
 }
 

@@ -16,9 +16,10 @@ import FoodPinCore
 enum TerminalImageProbe {
     /// Long enough for a terminal over SSH, short enough not to be noticed at start-up.
     /// DA1's reply ends the wait at once on any terminal that answers.
-    static let timeoutMilliseconds: Int32 = 300
+    static let timeoutMilliseconds: Int32 = 500
 
-    static func ask(timeoutMilliseconds: Int32 = timeoutMilliseconds) -> TerminalReplies? {
+    /// - Parameter expectsKitty: the environment hints at kitty graphics: stop at its OK.
+    static func ask(timeoutMilliseconds: Int32 = timeoutMilliseconds, expectsKitty: Bool = false) -> TerminalReplies? {
         let input = STDIN_FILENO
         guard isatty(input) == 1, isatty(STDOUT_FILENO) == 1 else { return nil }
         var saved = termios()
@@ -37,7 +38,7 @@ enum TerminalImageProbe {
         var clock = timespec()
         clock_gettime(CLOCK_MONOTONIC, &clock)
         let deadline = Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000 + Int64(timeoutMilliseconds)
-        while !TerminalReplies.isComplete(bytes) {
+        while !TerminalReplies.isComplete(bytes, expectsKitty: expectsKitty) {
             clock_gettime(CLOCK_MONOTONIC, &clock)
             let remaining = deadline - (Int64(clock.tv_sec) * 1000 + Int64(clock.tv_nsec) / 1_000_000)
             guard remaining > 0 else { break }

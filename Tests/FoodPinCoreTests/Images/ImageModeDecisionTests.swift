@@ -60,6 +60,7 @@ import Testing
             #expect(ImageModeDecision.decide(choice, environment: tmux, replies: nil) == mode)
         }
         #expect(ImageModeDecision.needsQuery(.auto, environment: Self.xterm))
+        #expect(!ImageModeDecision.needsQuery(.auto, environment: ["TERM": "linux"]), "the console would print the query")
         #expect(!ImageModeDecision.needsQuery(.auto, environment: tmux), "tmux would answer for itself")
         #expect(ImageModeDecision.needsQuery(.auto, environment: tmux, passthrough: true))
         #expect(ImageModeDecision.decide(.auto, environment: tmux, replies: TerminalReplies(parsing: Array(Self.da1Sixel.utf8)),
@@ -72,6 +73,15 @@ import Testing
         #expect(TerminalReplies.isComplete(Array((Self.kittyOK + Self.da1Plain).utf8)))
         #expect(TerminalReplies(parsing: Array(Self.da1Sixel.utf8)).deviceAttributes == [62, 4, 22])
         #expect(ImageModeDecision.query == "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c")
+    }
+
+    @Test func hintsShortenTheWaitButDecideNothing() {
+        #expect(ImageModeDecision.hintsKitty(["TERM": "xterm-256color", "KITTY_WINDOW_ID": "1"]))
+        #expect(ImageModeDecision.hintsKitty(["TERM": "xterm-256color", "TERM_PROGRAM": "WezTerm"]))
+        #expect(!ImageModeDecision.hintsKitty(Self.xterm))
+        #expect(TerminalReplies.isComplete(Array(Self.kittyOK.utf8), expectsKitty: true), "kitty said OK: no need to wait for DA1")
+        #expect(!TerminalReplies.isComplete(Array(Self.kittyError.utf8), expectsKitty: true))
+        #expect(!TerminalReplies.isComplete([], expectsKitty: true))
     }
 
     @Test func cellPixelSizeFromTheWindowSize() {

@@ -213,4 +213,18 @@ import Testing
         #expect(state.list.count == 3, "the answer to the same words is still current")
         #expect(searchRequest(in: typed(&state, "b"))?.text == "noodle b")
     }
+
+    @Test func arrowsMoveInTheResultsWhileTyping() {
+        var state = AppState.loaded(restaurants(0..<10), width: 50, height: 14, config: config)
+        send(&state, .key(.character("/")))
+        let request = searchRequest(in: typed(&state, "noodle"))!
+        send(&state, .searchLoaded(request, .first, .success(page(noodles))))
+        send(&state, .key(.down))
+        #expect(state.list.selected?.id == "n2")
+        #expect(send(&state, .key(.up)).isEmpty)
+        #expect(send(&state, .key(.up)).isEmpty, "no pull-to-refresh from the search line")
+        #expect(!state.isRefreshing)
+        #expect(state.list.selected?.id == "n1")
+        #expect(state.search?.text == "noodle")
+    }
 }
