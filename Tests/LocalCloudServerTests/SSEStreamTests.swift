@@ -188,6 +188,67 @@ struct SSEStreamTests {
         #expect(ids == ids.sorted() && Set(ids).count == 3 && ids.allSatisfy { $0 > Int64(lastID)! })
     }
 
+    @Test func updatesDeletesAndZoneNotificationsCarryTheirReasonAndKind() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        _ = try await server.call(endpoint: "zones/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Favourites"}}}]}
+            """)
+        _ = try await server.call(endpoint: "subscriptions/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "favs", "subscriptionType": "zone",
+              "zoneID": {"zoneName": "Favourites"}}}]}
+            """)
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        defer { stream.close() }
+        #expect(await eventually { stream.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        let lookup = try await server.call(endpoint: "records/lookup", body: #"{"records": [{"recordName": "r1"}]}"#)
+        let tag = try #require(lookup.json.at("records", "0", "recordChangeTag")?.stringValue)
+        _ = try await server.call(endpoint: "records/modify", user: "bob", body: """
+            {"operations": [{"operationType": "update", "record": {"recordName": "r1", "recordType": "Restaurant",
+              "recordChangeTag": "\(tag)", "fields": {"name": {"value": "R1"}}}}]}
+            """)
+        _ = try await server.call(endpoint: "records/modify", user: "bob", body: """
+            {"operations": [{"operationType": "forceDelete", "record": {"recordName": "r1"}}]}
+            """)
+        _ = try await server.call(endpoint: "records/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "record": {"recordName": "fav1", "recordType": "Restaurant", "fields": {}}}],
+             "zoneID": {"zoneName": "Favourites"}}
+            """)
+        #expect(await stream.waitForEvents(4))
+        let events = stream.events
+        #expect(events.prefix(3).map { $0.json.at("ck", "qry", "fo") } == [.int(1), .int(2), .int(3)])
+        let zone = try #require(events.last?.json.at("ck", "fet"))
+        #expect(zone["sid"] == .string("favs"))
+        #expect(zone["zid"] == .string("Favourites"))
+        #expect(zone["dbs"] == .int(2))
+    }
+
+    @Test func oneChangeFiringTwoSubscriptionsResumesBetweenThem() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice", id: "a-first")
+        try await server.subscribeToRestaurants(user: "alice", id: "b-second")
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        #expect(await eventually { stream.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await stream.waitForEvents(2))
+        let ids = stream.events.compactMap(\.id)
+        stream.close()
+        // Two events of one change: the second id counts within the change.
+        #expect(ids.count == 2 && ids[1] == ids[0] + ".2")
+
+        // Resuming after the first gets the second, and nothing else.
+        let resumed = try await SSEClient.connect(server.notificationsURL(user: "alice"), lastEventID: ids[0])
+        defer { resumed.close() }
+        #expect(await resumed.waitForEvents(1))
+        try await server.createRestaurant("r2", user: "bob")
+        #expect(await resumed.waitForEvents(3))
+        let got = resumed.events.map { "\($0.json.at("ck", "qry", "rid")?.stringValue ?? "?")/\($0.json.at("ck", "qry", "sid")?.stringValue ?? "?")" }
+        #expect(got == ["r1/b-second", "r2/a-first", "r2/b-second"])
+    }
+
     @Test func onlyTheSubscribersStreamCarriesTheNotification() async throws {
         let server = try await TestServer.start()
         defer { Task { await server.stop() } }
