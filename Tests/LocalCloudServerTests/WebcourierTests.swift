@@ -67,6 +67,28 @@ struct WebcourierTests {
         let bad = try await TestServer.send(.GET, "\(server.baseURL)/device/1/\(server.container)/development/webcourier/not-a-token")
         #expect(bad.status == 400)
     }
+
+    @Test func aSaveBeforeTheFirstPollIsDeliveredAndCursorsSurviveARestart() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let created = try await TestServer.send(.POST, tokenURL(server, "create", user: "alice"), body: Array("{}".utf8))
+        let courier = try #require(created.json["webcourierURL"]?.stringValue)
+        let token = try #require(created.json["apnsToken"]?.stringValue)
+        try await server.createRestaurant("early", user: "bob")
+        let first = try await TestServer.send(.GET, courier + "?timeout=5")
+        #expect(first.json.at("ck", "qry", "rid") == .string("early"))
+
+        // Another server process over the same data directory continues where this one stopped.
+        try await server.createRestaurant("later", user: "bob")
+        let restarted = try WebcourierCursors(directory: server.dataDirectory)
+        let cursor = try #require(try restarted.cursor(for: token))
+        let stored = try String(contentsOf: server.dataDirectory.appendingPathComponent(WebcourierCursors.fileName), encoding: .isoLatin1)
+        #expect(!stored.contains(token), "cursors are keyed by the token's hash")
+        let next = try await TestServer.send(.GET, courier + "?timeout=5")
+        #expect(next.json.at("ck", "qry", "rid") == .string("later"))
+        #expect(try #require(try restarted.cursor(for: token)).sequence > cursor.sequence)
+    }
 }
 
 @Suite("push tokens")

@@ -29,6 +29,9 @@ extension CloudServer {
         let apnsEnvironment = try Self.apnsEnvironment(body)
         var issued = claims
         issued.apnsEnvironment = apnsEnvironment
+        // Notifications from now on reach the token, even those before its first poll.
+        let container = try registry.container(claims.container, environment: claims.environment, user: claims.user)
+        issued.startSequence = try await container.currentChangeToken().changeSequence
         let token = try PushTokens.forDataDirectory(configuration.dataDirectory).issue(issued)
         return Self.jsonResponse(tokenJSON(token, claims: issued, request: request).bytes)
     }
@@ -63,11 +66,11 @@ extension CloudServer {
             timeout = .milliseconds(Int64(seconds * 1000))
         }
         let container = try registry.container(claims.container, environment: environment, user: claims.user)
-        let feed = try await NotificationFeed(container: container, after: tokens.cursors.withLock { $0[token] })
-        if tokens.cursors.withLock({ $0[token] }) == nil {
-            // The first poll starts at the end of the log; later ones continue from what was delivered.
-            tokens.cursors.withLock { $0[token] = feed.start }
-        }
+        // Later polls continue from what was delivered; the first from when the token was made.
+        let stored = try tokens.cursors.cursor(for: token)
+        let start = stored ?? claims.startSequence.map { NotificationCursor(sequence: $0, delivered: Int.max / 2) }
+        let feed = try await NotificationFeed(container: container, after: start)
+        if stored == nil { try tokens.cursors.set(feed.start, for: token) }
         let wait = timeout
         let next = await withTaskGroup(of: (NotificationCursor, LocalCloud.Notification)?.self) { group in
             group.addTask {
@@ -83,7 +86,7 @@ extension CloudServer {
             return first
         }
         guard let (cursor, notification) = next else { return Response(status: .noContent) }
-        tokens.cursors.withLock { $0[token] = cursor }
+        try tokens.cursors.set(cursor, for: token)
         return Self.jsonResponse(notification.webServicesPayload.bytes)
     }
 
