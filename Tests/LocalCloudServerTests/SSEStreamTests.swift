@@ -14,6 +14,8 @@ import Testing
 final class SSEClient: Sendable {
     struct Event: Sendable {
         var id: String?
+        /// The `event:` name; `nil` for plain messages (notifications).
+        var name: String? = nil
         var data: String
         var json: JSONValue { (try? JSONValue.parse(Array(data.utf8))) ?? .null }
     }
@@ -68,16 +70,18 @@ final class SSEClient: Sendable {
 
     private func parse(_ block: [UInt8]) {
         var id: String?
+        var name: String?
         var data: [String] = []
         var comments: [String] = []
         for line in String(decoding: block, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix(":") { comments.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces)) }
             else if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+            else if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
             else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
         }
         received.withLock { received in
             received.comments.append(contentsOf: comments)
-            if !data.isEmpty { received.events.append(Event(id: id, data: data.joined(separator: "\n"))) }
+            if !data.isEmpty { received.events.append(Event(id: id, name: name, data: data.joined(separator: "\n"))) }
         }
     }
 
@@ -247,6 +251,30 @@ struct SSEStreamTests {
         #expect(await resumed.waitForEvents(3))
         let got = resumed.events.map { "\($0.json.at("ck", "qry", "rid")?.stringValue ?? "?")/\($0.json.at("ck", "qry", "sid")?.stringValue ?? "?")" }
         #expect(got == ["r1/b-second", "r2/a-first", "r2/b-second"])
+    }
+
+    @Test func aLastEventIDOlderThanACompactionGetsAResetEvent() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let first = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        #expect(await eventually { first.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await first.waitForEvents(1))
+        let lastID = try #require(first.events.last?.id)
+        first.close()
+        try await server.createRestaurant("r2", user: "bob")
+        let owner = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: nil))
+        try await owner.compactChangeLog(keepingAfter: try await owner.currentChangeToken())
+
+        let again = try await SSEClient.connect(server.notificationsURL(user: "alice"), lastEventID: lastID)
+        defer { again.close() }
+        #expect(await again.waitForEvents(1))
+        #expect(again.events.first?.name == "reset")
+        #expect(again.events.first?.id == nil)
+        try await server.createRestaurant("r3", user: "bob")
+        #expect(await again.waitForEvents(2))
+        #expect(again.events.last?.json.at("ck", "qry", "rid") == .string("r3"))
     }
 
     @Test func onlyTheSubscribersStreamCarriesTheNotification() async throws {
