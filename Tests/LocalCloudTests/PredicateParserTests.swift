@@ -106,9 +106,23 @@ struct PredicateParserTests {
         ("'vegan' IN tags", .listContains(field("tags"), .string("vegan"))),
         ("ANY tags == 'vegan'", .listContains(field("tags"), .string("vegan"))),
         ("ANY tags = 3", .listContains(field("tags"), .int64(3))),
+        // List matches of several values (CloudKit Web Services' LIST_CONTAINS_ANY/ALL, LIST_MEMBER_BEGINS_WITH).
+        ("ANY tags IN {'x'}", .listContains(field("tags"), .string("x"))),
+        ("ANY tags IN {'x', 2}", .listContainsAny(field("tags"), [.string("x"), .int64(2)])),
+        ("ANY tags IN {}", .falsePredicate),
+        ("ALL {'x', 'y'} IN tags", .listContainsAll(field("tags"), [.string("x"), .string("y")])),
+        ("ALL {} IN tags", .truePredicate),
+        ("ANY tags BEGINSWITH 've'", .listMemberBeginsWith(field("tags"), "ve")),
+        ("NOT ANY tags IN {'x', 'y'}", .not(.listContainsAny(field("tags"), [.string("x"), .string("y")]))),
+        ("NOT (ALL {'x', 'y'} IN tags)", .not(.listContainsAll(field("tags"), [.string("x"), .string("y")]))),
+        ("NOT ANY tags BEGINSWITH 'x'", .not(.listMemberBeginsWith(field("tags"), "x"))),
         // Full-text search.
         ("self CONTAINS 'noodle soup'", .textSearch("noodle soup")),
         ("SELF contains \"Café\"", .textSearch("Café")),
+        ("self CONTAINS 'ramen' OR self CONTAINS 'udon'", .textSearchAny(["ramen", "udon"])),
+        ("(self CONTAINS 'a' || SELF CONTAINS 'b') OR self CONTAINS 'c'", .textSearchAny(["a", "b", "c"])),
+        ("x == 1 AND (self CONTAINS 'a' OR self CONTAINS 'b')",
+         .and([.comparison(field("x"), .equal, .int64(1)), .textSearchAny(["a", "b"])])),
         // Distance (kilometres), either argument order, either side.
         ("distanceToLocation:fromLocation:(location, CAST(\"1.5,2.5\", \"CLLocation\")) < 5",
          .distance(field("location"), Location(latitude: 1.5, longitude: 2.5), .less, kilometres: 5)),
@@ -197,7 +211,16 @@ struct PredicateParserTests {
         ("SOME tags == 'x'", "SOME"),
         ("NONE tags == 'x'", "NONE"),
         ("ANY tags > 'x'", "ANY"),
-        ("ANY tags IN {'x'}", "ANY"),
+        ("ANY tags BETWEEN {'x', 'y'}", "ANY"),
+        ("ALL tags IN {'x'}", "ALL"),
+        ("ALL {'x'} CONTAINS tags", "ALL"),
+        ("ANY tags IN {CAST('1,2', 'CLLocation'), 'x'}", "location"),
+        ("ANY recordID IN {'a', 'b'}", "recordID"),
+        ("ANY tags BEGINSWITH 3", "BEGINSWITH"),
+        ("self CONTAINS 'a b' OR self CONTAINS 'c'", "OR"),
+        ("self CONTAINS 'a' OR x == 1", "OR"),
+        ("self CONTAINS 'a' OR self CONTAINS 'c' AND x == 1", "OR"),
+        ("NOT (self CONTAINS 'a' OR self CONTAINS 'b')", "self CONTAINS"),
         ("a.b == 1", "a.b"),
         ("owner.name == 'x'", "owner.name"),
         ("name BEGINSWITH[c] 'x'", "[c]"),
@@ -303,7 +326,7 @@ struct PredicateParserTests {
 
     @Test func messagesNameTheOffendingPartAndOffset() throws {
         let or = try #require(rejection("a == 1 OR b == 2"))
-        #expect(or.message == "unsupported operator OR at offset 7: CloudKit predicates cannot use OR in predicate 'a == 1 OR b == 2'")
+        #expect(or.message == "unsupported operator OR at offset 7: CloudKit predicates cannot use OR, except between single-word 'self CONTAINS' searches in predicate 'a == 1 OR b == 2'")
         let paren = try #require(rejection("a == 1 AND b)"))
         #expect(paren.message.hasPrefix("unexpected token ')' at offset 12"))
         let ends = try #require(rejection("name ENDSWITH 'x'"))

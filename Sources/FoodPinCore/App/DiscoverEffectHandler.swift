@@ -9,10 +9,12 @@ import Synchronization
 /// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
 /// ```
 public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
-    private let backend: any DiscoverBackend
+    let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
     /// Running tasks by token, so quitting can cancel them; each removes itself when done.
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+    /// The one search in flight (waiting out its debounce or querying); a newer one cancels it.
+    let searchTask = Mutex<Task<Void, Never>?>(nil)
 
     /// - Parameter thumbnails: `nil` under `--no-images`.
     public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?) {
@@ -61,6 +63,18 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                     sink.post(.remoteChanges(changes))
                 }
             }
+        case .search(let request):
+            startSearch(request, sink: sink)
+        case .loadNextSearchPage(let cursor, let request):
+            run {
+                let result = await Self.result { try await backend.nextPage(after: cursor, limit: request.limit) }
+                sink.post(.searchLoaded(request, .next, result))
+            }
+        case .cancelSearch:
+            searchTask.withLock { task in
+                task?.cancel()
+                task = nil
+            }
         case .quit:
             cancelAll()
         }
@@ -80,13 +94,14 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
             return Array(tasks.running.values)
         }
         running.forEach { $0.cancel() }
+        searchTask.withLock { $0?.cancel() }
         thumbnails?.cancelAll()
     }
 
     /// Number of background tasks still running (tests).
     var runningTaskCount: Int { tasks.withLock { $0.running.count } }
 
-    private func run(_ work: @escaping @Sendable () async -> Void) {
+    func run(_ work: @escaping @Sendable () async -> Void) {
         tasks.withLock { tasks in
             let token = tasks.next
             tasks.next += 1
@@ -98,7 +113,7 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
         }
     }
 
-    private static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
+    static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
         do { return .success(try await work()) } catch { return .failure(discoverError(error, code: .loadFailed)) }
     }
 

@@ -61,10 +61,19 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     /// Every restaurant newest first, up to `limit`, through the same query as the screen;
     /// with `includingImages`, each one's `imageFile` is fetched too (`foodpin list --json`).
-    public func restaurants(limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
+    /// With `text`, only those matching every word of it, as the screen's search finds them
+    /// (`foodpin list --search TEXT`).
+    public func restaurants(matching text: String? = nil, limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
         await seedOnce()
+        let query: Query
+        if let text {
+            guard let search = RestaurantRecord.searchQuery(text) else { return [] }
+            query = search
+        } else {
+            query = RestaurantRecord.discoverQuery()
+        }
         var result: [Restaurant] = []
-        var page = try await runPage(QueryOperation(query: RestaurantRecord.discoverQuery()), limit: Self.pageSize(limit, have: 0))
+        var page = try await runPage(QueryOperation(query: query), limit: Self.pageSize(limit, have: 0))
         while true {
             result += page.restaurants
             if let limit, result.count >= limit { result = Array(result.prefix(limit)); break }
@@ -81,7 +90,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
         return max(1, min(largest, limit - have))
     }
 
-    private func runPage(_ operation: QueryOperation, limit: Int) async throws -> DiscoverPage {
+    func runPage(_ operation: QueryOperation, limit: Int) async throws -> DiscoverPage {
         operation.desiredKeys = RestaurantRecord.listKeys
         operation.resultsLimit = min(max(1, limit), 400)
         let matches = Mutex<[Restaurant]>([])

@@ -6,6 +6,7 @@ import Foundation
 /// let thai = Predicate.field("type") == "Thai" && Predicate.field("rating") > 3
 /// let near = Predicate.field("location").distance(from: here) < 5   // kilometres
 /// let recent = Predicate.Field.creationDate > Date(timeIntervalSinceNow: -86_400)
+/// let tagged = Predicate.field("tags").containsAny(["vegan", "halal"])
 /// ```
 /// A misuse the types cannot catch (a bad key name, `BEGINSWITH` on `recordID`, `!` around
 /// an AND) is remembered like a bad format and surfaces as `invalidArguments` when the query runs.
@@ -77,6 +78,28 @@ extension Predicate {
             build([value]) { try PredicateRules.listContains($0, $1[0]) }
         }
 
+        /// `ANY listField IN {values…}`: the list field holds at least one of `values`
+        /// (CloudKit Web Services' `LIST_CONTAINS_ANY`). No values match no record.
+        ///
+        /// ```swift
+        /// let veggie = Predicate.field("tags").containsAny(["vegan", "vegetarian"])
+        /// ```
+        public func containsAny(_ values: [any PredicateArgument]) -> Predicate {
+            build(values) { try PredicateRules.listContainsAny($0, .list($1)) }
+        }
+
+        /// `ALL {values…} IN listField`: the list field holds every one of `values`
+        /// (CloudKit Web Services' `LIST_CONTAINS_ALL`). No values match every record.
+        public func containsAll(_ values: [any PredicateArgument]) -> Predicate {
+            build(values) { try PredicateRules.listContainsAll($0, .list($1)) }
+        }
+
+        /// `ANY listField BEGINSWITH prefix`: some string in the list field starts with `prefix`,
+        /// case-sensitive (CloudKit Web Services' `LIST_MEMBER_BEGINS_WITH`).
+        public func memberBeginsWith(_ prefix: String) -> Predicate {
+            build([prefix]) { try PredicateRules.listMemberBeginsWith($0, $1[0]) }
+        }
+
         /// The distance from `location` to this location field, to compare with kilometres.
         public func distance(from location: Location) -> Distance {
             Distance(field: self, location: location)
@@ -111,6 +134,16 @@ extension Predicate {
         Predicate(building: { try PredicateRules.textSearch(.string(text)) })
     }
 
+    /// At least one word of `text` appears in the record's searchable string fields, ignoring
+    /// case and diacritics (CloudKit Web Services' `CONTAINS_ANY_TOKENS`).
+    ///
+    /// ```swift
+    /// let either = Predicate.textSearch(anyOf: "ramen udon")   // SELF CONTAINS "ramen" OR SELF CONTAINS "udon"
+    /// ```
+    public static func textSearch(anyOf text: String) -> Predicate {
+        Predicate(building: { try PredicateRules.textSearch(anyWordOf: .string(text)) })
+    }
+
     /// All of `predicates` (CloudKit has no OR); an empty list matches everything.
     public static func and(_ predicates: [Predicate]) -> Predicate {
         Predicate(building: { PredicateRules.and(try predicates.map { try $0.validatedNode() }) })
@@ -120,7 +153,8 @@ extension Predicate {
         and([lhs, rhs])
     }
 
-    /// `NOT p`, only around a single comparison, `IN`, `BEGINSWITH` or list `CONTAINS`.
+    /// `NOT p`, only around a single comparison, `IN`, `BEGINSWITH` or a list match
+    /// (`contains`, `containsAny`, `containsAll`, `memberBeginsWith`).
     public static prefix func ! (operand: Predicate) -> Predicate {
         Predicate(building: { try PredicateRules.not(try operand.validatedNode()) })
     }

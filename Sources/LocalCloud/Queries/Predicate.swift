@@ -7,7 +7,9 @@ import Foundation
 /// let q = Query(recordType: "Restaurant", predicate: p)
 /// ```
 ///
-/// Only the forms CloudKit's CKQuery documentation allows are accepted. The format is
+/// Only the forms CloudKit's CKQuery documentation allows are accepted, plus the list and token
+/// matches CloudKit Web Services has (`ANY tags IN {…}`, `ALL {…} IN tags`, `ANY tags BEGINSWITH 'p'`,
+/// and `self CONTAINS 'a' OR self CONTAINS 'b'`, the only OR). The format is
 /// parsed once, here; a malformed or unsupported format never crashes: the error is
 /// remembered and surfaces as `CloudError(.invalidArguments)` when the query runs.
 ///

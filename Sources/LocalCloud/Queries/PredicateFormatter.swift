@@ -5,6 +5,10 @@ import Foundation
 /// Values without a literal syntax in NSPredicate use `CAST`: dates as `CAST(seconds, "NSDate")`
 /// (seconds since 2001, as NSPredicate prints them), data as `CAST("base64", "NSData")`,
 /// locations as `CAST("lat,lon", "CLLocation")` and references as `CAST("json", "CKReference")`.
+///
+/// List matches use NSPredicate's aggregate forms: `ANY tags IN {…}` (any of the values),
+/// `ALL {…} IN tags` (every one of the values: each is `IN` the list) and `ANY tags BEGINSWITH "p"`.
+/// An any-word text search is an OR of single-word `SELF CONTAINS` searches.
 enum PredicateFormatter {
     static func format(_ node: PredicateNode) -> String {
         switch node {
@@ -17,16 +21,23 @@ enum PredicateFormatter {
         case let .beginsWith(key, prefix): "\(format(key)) BEGINSWITH \(quote(prefix))"
         case let .in(key, values): "\(format(key)) IN \(format(.list(values)))"
         case let .listContains(key, value): "\(format(key)) CONTAINS \(format(value))"
+        case let .listContainsAny(key, values): "ANY \(format(key)) IN \(format(.list(values)))"
+        case let .listContainsAll(key, values): "ALL \(format(.list(values))) IN \(format(key))"
+        case let .listMemberBeginsWith(key, prefix): "ANY \(format(key)) BEGINSWITH \(quote(prefix))"
         case .textSearch(let text): "SELF CONTAINS \(quote(text))"
+        case .textSearchAny(let texts): texts.map { "SELF CONTAINS \(quote($0))" }.joined(separator: " OR ")
         case let .distance(key, location, op, kilometres):
             "distanceToLocation:fromLocation:(\(format(key)), \(format(.location(location)))) \(op.rawValue) \(kilometres.description)"
         }
     }
 
-    /// An operand of AND; nested ANDs (which normalized trees never have) keep their grouping.
+    /// An operand of AND; an OR of text searches, and nested ANDs (which normalized trees never
+    /// have), keep their grouping.
     private static func formatOperand(_ node: PredicateNode) -> String {
-        if case .and = node { return "(\(format(node)))" }
-        return format(node)
+        switch node {
+        case .and, .textSearchAny: "(\(format(node)))"
+        default: format(node)
+        }
     }
 
     static func format(_ key: PredicateKey) -> String {

@@ -8,7 +8,7 @@ indirect enum PredicateNode: Sendable, Equatable {
     case truePredicate
     case falsePredicate
     case and([PredicateNode])
-    /// CloudKit allows NOT only around a single comparison or `IN`; the parser enforces that.
+    /// CloudKit allows NOT only around a single comparison, `IN`, `BEGINSWITH` or a list match; the rules enforce that.
     case not(PredicateNode)
     case comparison(PredicateKey, ComparisonOperator, FieldValue)
     /// `key BETWEEN {lower, upper}`, inclusive.
@@ -18,8 +18,17 @@ indirect enum PredicateNode: Sendable, Equatable {
     case `in`(PredicateKey, [FieldValue])
     /// `listField CONTAINS value`: membership in a list field.
     case listContains(PredicateKey, FieldValue)
-    /// `self CONTAINS 'text'`: tokenized full-text match over string fields.
+    /// `ANY listField IN {a, b}`: the list field holds at least one of the values (two or more).
+    case listContainsAny(PredicateKey, [FieldValue])
+    /// `ALL {a, b} IN listField`: the list field holds every one of the values (two or more).
+    case listContainsAll(PredicateKey, [FieldValue])
+    /// `ANY listField BEGINSWITH 'p'`: some string in the list field starts with the prefix.
+    case listMemberBeginsWith(PredicateKey, String)
+    /// `self CONTAINS 'text'`: tokenized full-text match over string fields; every word must appear.
     case textSearch(String)
+    /// `self CONTAINS 'a' OR self CONTAINS 'b'`: at least one of the words appears (two or more,
+    /// each a single word as written). The only OR CloudKit's token search has.
+    case textSearchAny([String])
     /// `distanceToLocation:fromLocation:(key, location) < kilometres` (or `<=`, `>`, `>=`).
     case distance(PredicateKey, Location, ComparisonOperator, kilometres: Double)
 }

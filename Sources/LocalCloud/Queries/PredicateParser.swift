@@ -3,10 +3,11 @@ import Foundation
 /// Parses a predicate format string into a validated ``PredicateNode`` by recursive descent.
 ///
 /// ```
-/// predicate   := conjunction END
+/// predicate   := disjunction END
+/// disjunction := conjunction ((OR | ||) conjunction)*     -- only between single-word self CONTAINS
 /// conjunction := unary ((AND | &&) unary)*
-/// unary       := (NOT | !) unary | '(' conjunction ')' | TRUEPREDICATE | FALSEPREDICATE | comparison
-/// comparison  := [ANY] expression operator expression
+/// unary       := (NOT | !) unary | '(' disjunction ')' | TRUEPREDICATE | FALSEPREDICATE | comparison
+/// comparison  := [ANY] expression operator expression | ALL {list} IN key
 /// operator    := == | = | != | <> | < | <= | > | >= | BETWEEN | BEGINSWITH | IN | CONTAINS
 /// expression  := key | %K | %@ | literal | {list} | CAST(expression, 'Type') | SELF
 ///              | distanceToLocation:fromLocation:(expression, expression)
@@ -75,7 +76,7 @@ struct PredicateParser {
 
     private mutating func parsePredicate() throws -> PredicateNode {
         if current.kind == .end { throw PredicateRules.error("empty predicate") }
-        let node = try parseConjunction()
+        let node = try parseDisjunction()
         guard current.kind == .end else {
             if isSymbol(")") { throw PredicateRules.error("unbalanced parentheses: unexpected ')' at offset \(current.offset)") }
             throw unexpected(current, expected: "AND or the end of the predicate")
@@ -86,14 +87,41 @@ struct PredicateParser {
         return node
     }
 
+    /// CloudKit has no OR, except that an OR of single-word `self CONTAINS` searches is its
+    /// any-word token search (CONTAINS_ANY_TOKENS in CloudKit Web Services).
+    private mutating func parseDisjunction() throws -> PredicateNode {
+        let first = try parseConjunction()
+        guard keyword() == "OR" || isSymbol("||") else { return first }
+        let or = current
+        var texts: [String] = []
+        var node = first
+        while true {
+            switch node {
+            case .textSearch(let text): texts.append(text)
+            case .textSearchAny(let more): texts.append(contentsOf: more)
+            default: throw orError(or)
+            }
+            guard keyword() == "OR" || isSymbol("||") else { break }
+            _ = advance()
+            node = try parseConjunction()
+        }
+        do {
+            return try PredicateRules.textSearchAny(texts)
+        } catch {
+            throw orError(or)
+        }
+    }
+
+    private func orError(_ or: PredicateToken) -> CloudError {
+        PredicateRules.error("unsupported operator \(or.text) at offset \(or.offset): CloudKit predicates cannot use OR, except between single-word 'self CONTAINS' searches")
+    }
+
     private mutating func parseConjunction() throws -> PredicateNode {
         var nodes = [try parseUnary()]
         while true {
             if keyword() == "AND" || isSymbol("&&") {
                 _ = advance()
                 nodes.append(try parseUnary())
-            } else if keyword() == "OR" || isSymbol("||") {
-                throw PredicateRules.error("unsupported operator \(current.text) at offset \(current.offset): CloudKit predicates cannot use OR")
             } else {
                 return PredicateRules.and(nodes)
             }
@@ -120,7 +148,7 @@ struct PredicateParser {
         }
         if isSymbol("(") {
             let open = advance()
-            let node = try parseConjunction()
+            let node = try parseDisjunction()
             guard isSymbol(")") else {
                 if current.kind == .end {
                     throw PredicateRules.error("unbalanced parentheses: '(' at offset \(open.offset) is never closed")
@@ -146,12 +174,15 @@ struct PredicateParser {
 
     private mutating func parseComparison() throws -> PredicateNode {
         let start = current
-        var any = false
+        var any = false, all = false
         switch keyword() {
         case "ANY":
             _ = advance()
             any = true
-        case "ALL", "SOME", "NONE":
+        case "ALL":
+            _ = advance()
+            all = true
+        case "SOME", "NONE":
             throw PredicateRules.error("\(start.text.uppercased()) is not supported (offset \(start.offset)); CloudKit matches list fields with 'listField CONTAINS value'")
         default: break
         }
@@ -162,10 +193,20 @@ struct PredicateParser {
         let where_ = "\(opToken.text) at offset \(opToken.offset)"
 
         if any {
-            guard case .key(let key) = lhs, case .compare(.equal) = op, case .value(let value) = rhs else {
-                throw PredicateRules.error("ANY is supported only as 'ANY listField == value' (offset \(start.offset))")
+            switch (lhs, op, rhs) {
+            case let (.key(key), .compare(.equal), .value(value)): return try PredicateRules.listContains(key, value)
+            case let (.key(key), .in, .value(list)): return try PredicateRules.listContainsAny(key, list)
+            case let (.key(key), .beginsWith, .value(prefix)): return try PredicateRules.listMemberBeginsWith(key, prefix)
+            default:
+                throw PredicateRules.error("ANY is supported only as 'ANY listField == value', 'ANY listField IN {values}' or 'ANY listField BEGINSWITH prefix' (offset \(start.offset))")
             }
-            return try PredicateRules.listContains(key, value)
+        }
+        if all {
+            // `ALL {a, b} IN tags`: every value is in the list field.
+            guard case .value(let list) = lhs, case .in = op, case .key(let key) = rhs else {
+                throw PredicateRules.error("ALL is supported only as 'ALL {values} IN listField' (offset \(start.offset))")
+            }
+            return try PredicateRules.listContainsAll(key, list)
         }
 
         switch (op, lhs, rhs) {

@@ -7,7 +7,9 @@ import Foundation
 /// - keys are on the left; `5 < rating` becomes `rating > 5`;
 /// - `.and` is flat and has at least two operands;
 /// - `NOT (a == b)` becomes `a != b` (and `!=` becomes `==`); `NOT NOT p` becomes `p`;
-///   other `NOT`s wrap a single comparison, `IN`, `BEGINSWITH` or list `CONTAINS`;
+///   other `NOT`s wrap a single comparison, `IN`, `BEGINSWITH` or a list match;
+/// - list matches of one value are `.listContains`; of none, `true` (ALL) or `false` (ANY);
+/// - `.textSearchAny` has two or more single-word texts;
 /// - `recordName`, `creatorUserRecordID` and `lastModifiedUserRecordID` values are `.string` record names;
 /// - `creationDate` and `modificationDate` values are `.date`;
 /// - a `Record.ID` compared with a user field is a `.reference` with action `.none`;
@@ -248,6 +250,81 @@ enum PredicateRules {
         }
     }
 
+    /// The values of a list match (`ANY listField IN {…}`, `ALL {…} IN listField`), each checked like `CONTAINS`.
+    private static func listMatchValues(_ key: PredicateKey, _ list: FieldValue, _ form: String) throws -> [FieldValue] {
+        guard case .field = key else {
+            throw error("\(form) is not supported on \(name(of: key)); it needs a list field")
+        }
+        guard case .list(let items) = list else {
+            throw error("\(form) on \(name(of: key)) needs a list such as {'a', 'b'} or an array argument, not \(describeType(list))")
+        }
+        for item in items {
+            switch item {
+            case .list: throw error("\(form) on \(name(of: key)) cannot hold a nested list")
+            case .asset: throw error("assets cannot be queried (\(name(of: key)))")
+            case .location: throw error("\(form) on \(name(of: key)) cannot match a location")
+            default: continue
+            }
+        }
+        return items
+    }
+
+    /// `ANY listField IN {values}`: one value is plain `CONTAINS`, none matches nothing.
+    static func listContainsAny(_ key: PredicateKey, _ list: FieldValue) throws -> PredicateNode {
+        let values = try listMatchValues(key, list, "ANY … IN")
+        switch values.count {
+        case 0: return .falsePredicate
+        case 1: return try listContains(key, values[0])
+        default: return .listContainsAny(key, values)
+        }
+    }
+
+    /// `ALL {values} IN listField`: one value is plain `CONTAINS`, none matches everything.
+    static func listContainsAll(_ key: PredicateKey, _ list: FieldValue) throws -> PredicateNode {
+        let values = try listMatchValues(key, list, "ALL … IN")
+        switch values.count {
+        case 0: return .truePredicate
+        case 1: return try listContains(key, values[0])
+        default: return .listContainsAll(key, values)
+        }
+    }
+
+    /// `ANY listField BEGINSWITH prefix`: some string of the list starts with `prefix` (case-sensitive).
+    static func listMemberBeginsWith(_ key: PredicateKey, _ value: FieldValue) throws -> PredicateNode {
+        guard case .field = key else {
+            throw error("ANY … BEGINSWITH is not supported on \(name(of: key)); it needs a list field")
+        }
+        guard case .string(let prefix) = value else {
+            throw error("ANY \(name(of: key)) BEGINSWITH needs a string, not \(describeType(value))")
+        }
+        return .listMemberBeginsWith(key, prefix)
+    }
+
+    /// The words of a text search as the full-text index splits them: runs of letters and digits.
+    static func words(in text: String) -> [Substring] {
+        text.split { !($0.isLetter || $0.isNumber) }
+    }
+
+    /// `self CONTAINS` any one of `texts`, each a single word as written; one text is a plain search.
+    static func textSearchAny(_ texts: [String]) throws -> PredicateNode {
+        for text in texts where words(in: text).count != 1 {
+            throw error("OR is supported only between single-word 'self CONTAINS' searches, not '\(clip(text, limit: 40))'")
+        }
+        switch texts.count {
+        case 0: throw error("self CONTAINS needs at least one word to search for")
+        case 1: return .textSearch(texts[0])
+        default: return .textSearchAny(texts)
+        }
+    }
+
+    /// `self CONTAINS` any word of `text` (CloudKit's CONTAINS_ANY_TOKENS).
+    static func textSearch(anyWordOf value: FieldValue) throws -> PredicateNode {
+        guard case .string(let text) = value else {
+            throw error("self CONTAINS needs a string, not \(describeType(value))")
+        }
+        return try textSearchAny(words(in: text).map(String.init))
+    }
+
     static func textSearch(_ value: FieldValue) throws -> PredicateNode {
         guard case .string(let text) = value else {
             throw error("self CONTAINS needs a string, not \(describeType(value))")
@@ -277,18 +354,20 @@ enum PredicateRules {
         return .distance(key, origin, op, kilometres: km)
     }
 
-    /// `NOT p`: only around a single comparison, `IN`, `BEGINSWITH` or list `CONTAINS`, as CloudKit allows.
+    /// `NOT p`: only around a single comparison, `IN`, `BEGINSWITH` or a list match (`CONTAINS`,
+    /// `ANY … IN`, `ALL … IN`, `ANY … BEGINSWITH`), as CloudKit allows.
     static func not(_ node: PredicateNode) throws -> PredicateNode {
         switch node {
         case .comparison(let key, .equal, let value): return .comparison(key, .notEqual, value)
         case .comparison(let key, .notEqual, let value): return .comparison(key, .equal, value)
-        case .comparison, .in, .beginsWith, .listContains: return .not(node)
+        case .comparison, .in, .beginsWith, .listContains, .listContainsAny, .listContainsAll, .listMemberBeginsWith:
+            return .not(node)
         case .not(let inner): return inner
         case .truePredicate: return .falsePredicate
         case .falsePredicate: return .truePredicate
         case .and: throw error("NOT cannot negate an AND compound predicate")
         case .between: throw error("NOT cannot negate BETWEEN")
-        case .textSearch: throw error("NOT cannot negate a 'self CONTAINS' text search")
+        case .textSearch, .textSearchAny: throw error("NOT cannot negate a 'self CONTAINS' text search")
         case .distance: throw error("NOT cannot negate distanceToLocation:fromLocation:")
         }
     }

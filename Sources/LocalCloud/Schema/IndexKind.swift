@@ -1,6 +1,7 @@
 /// The three index kinds CloudKit offers per field.
 package enum IndexKind: String, Hashable, Sendable, Codable, CaseIterable, CustomStringConvertible {
-    /// Equality and range filters (`==`, `<`, `IN`, `BEGINSWITH`, `CONTAINS`, distance).
+    /// Equality and range filters (`==`, `<`, `IN`, `BEGINSWITH`, distance) and list matches
+    /// (`CONTAINS`, `ANY … IN`, `ALL … IN`, `ANY … BEGINSWITH`).
     case queryable
     /// `SortDescriptor`s.
     case sortable

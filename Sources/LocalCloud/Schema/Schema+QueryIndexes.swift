@@ -2,8 +2,8 @@ extension Schema {
     /// Checks that every index a query needs exists, with CloudKit's wording when one does not.
     ///
     /// - A query needs a queryable `recordName` ("Type is not marked indexable").
-    /// - Each field a predicate filters on needs QUERYABLE; each sort key needs SORTABLE;
-    ///   `self CONTAINS` needs at least one SEARCHABLE field.
+    /// - Each field a predicate filters on needs QUERYABLE (list matches included); each sort key
+    ///   needs SORTABLE; `self CONTAINS` (all or any of the words) needs at least one SEARCHABLE field.
     ///
     /// - Throws: `CloudError(.unknownItem)` "Did not find record type: T" for an unknown type;
     ///   `CloudError(.invalidArguments)` "Field 'x' is not marked queryable" (or sortable, searchable)
@@ -30,9 +30,10 @@ extension Schema {
         case .not(let inner):
             try checkPredicate(inner, in: type)
         case .comparison(let key, _, _), .between(let key, _, _), .beginsWith(let key, _), .in(let key, _),
-             .listContains(let key, _), .distance(let key, _, _, _):
+             .listContains(let key, _), .distance(let key, _, _, _), .listContainsAny(let key, _), .listContainsAll(let key, _),
+             .listMemberBeginsWith(let key, _):
             try require(.queryable, key, in: type)
-        case .textSearch:
+        case .textSearch, .textSearchAny:
             guard type.fields.contains(where: \.isSearchable) else {
                 throw CloudError(.invalidArguments,
                                  "Field 'self' is not marked searchable: no field of type '\(type.name)' is SEARCHABLE")

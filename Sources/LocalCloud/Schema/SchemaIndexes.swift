@@ -12,12 +12,16 @@ import GRDB
 ///   `createdTimestamp` are covered by the store's own unique key and Discover index.
 /// - Queryable locations: an R-tree of points per field, kept by triggers, that a distance
 ///   query uses to look only inside the bounding box of its circle.
+/// - Queryable lists: a side table of `(value, id)` per field, one row per distinct element,
+///   kept by triggers, so `CONTAINS`, `ANY … IN`, `ALL … IN` and `ANY … BEGINSWITH` seek the
+///   element instead of walking every record's list.
 /// - Searchable: the store's FTS5 table.
 ///
 /// Indexes are created with `CREATE INDEX`, which builds them for the records already there.
 enum SchemaIndexes {
     static let prefix = "lc_ix_"
     static let rtreePrefix = "lc_rtree_"
+    static let listPrefix = "lc_list_"
 
     struct Definition: Hashable {
         var name: String
@@ -26,6 +30,7 @@ enum SchemaIndexes {
 
     static func fieldIndexName(_ field: String) -> String { prefix + "f_" + field }
     static func rtreeName(_ field: String) -> String { rtreePrefix + field }
+    static func listTableName(_ field: String) -> String { listPrefix + field }
 
     /// Every index the schema calls for, by name.
     static func definitions(for schema: Schema) -> [String: Definition] {
@@ -48,7 +53,14 @@ enum SchemaIndexes {
                     }
                     continue
                 }
-                guard !field.type.isList, field.isQueryable || field.isSortable else { continue }
+                if field.type.isList {
+                    if field.isQueryable {
+                        let name = listTableName(field.name)
+                        result[name] = Definition(name: name, sql: listTableSQL(field: field.name))
+                    }
+                    continue
+                }
+                guard field.isQueryable || field.isSortable else { continue }
                 let name = fieldIndexName(field.name)
                 result[name] = Definition(name: name, sql: [
                     "CREATE INDEX IF NOT EXISTS \(name) ON records (scope, owner, zone, record_type, json_extract(fields, '\(FieldName.valuePath(field.name))'))",
@@ -110,21 +122,62 @@ enum SchemaIndexes {
         ]
     }
 
+    /// A side table of one list field's elements, filled from existing records and kept by triggers.
+    ///
+    /// Keyed `(value, id)` without a row ID, so a lookup by element is a seek; a second index by
+    /// `id` lets the triggers drop a record's rows. A record of any type with a list under this
+    /// name is indexed: the query joins back to `records`, which filters the type.
+    static func listTableSQL(field: String) -> [String] {
+        let table = listTableName(field)
+        let path = FieldName.valuePath(field)
+        let insertElements = """
+            INSERT OR IGNORE INTO \(table) (value, id)
+                SELECT value, NEW.id FROM json_each(NEW.fields, '\(path)')
+                WHERE json_extract(NEW.fields, '$."\(field)".t') = 'list' AND value IS NOT NULL;
+            """
+        return [
+            "CREATE TABLE IF NOT EXISTS \(table) (value NOT NULL, id INTEGER NOT NULL, PRIMARY KEY (value, id)) WITHOUT ROWID",
+            "CREATE INDEX IF NOT EXISTS lc_listid_\(field) ON \(table) (id)",
+            """
+            INSERT OR IGNORE INTO \(table) (value, id)
+            SELECT e.value, r.id FROM records r, json_each(r.fields, '\(path)') e
+            WHERE json_extract(r.fields, '$."\(field)".t') = 'list' AND e.value IS NOT NULL
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_insert AFTER INSERT ON records BEGIN
+            \(insertElements)
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_update AFTER UPDATE OF fields ON records BEGIN
+                DELETE FROM \(table) WHERE id = OLD.id;
+            \(insertElements)
+            END
+            """,
+            """
+            CREATE TRIGGER IF NOT EXISTS \(table)_delete AFTER DELETE ON records BEGIN
+                DELETE FROM \(table) WHERE id = OLD.id;
+            END
+            """,
+        ]
+    }
+
     /// Creates the indexes the schema calls for that are missing, and drops the ones it no longer wants.
     static func synchronize(with schema: Schema, _ db: GRDB.Database) throws {
         let wanted = definitions(for: schema)
         let existingIndexes = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'lc\\_ix\\_%' ESCAPE '\\'")
         let existingTrees = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
+        let existingLists = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_list\\_%' ESCAPE '\\'")
         for name in existingIndexes where wanted[name] == nil {
             try db.execute(sql: "DROP INDEX IF EXISTS \(name)")
         }
-        for name in existingTrees where wanted[name] == nil {
+        for name in existingTrees + existingLists where wanted[name] == nil {
             for suffix in ["_insert", "_update", "_delete"] {
                 try db.execute(sql: "DROP TRIGGER IF EXISTS \(name)\(suffix)")
             }
             try db.execute(sql: "DROP TABLE IF EXISTS \(name)")
         }
-        let present = Set(existingIndexes + existingTrees)
+        let present = Set(existingIndexes + existingTrees + existingLists)
         for (name, definition) in wanted.sorted(by: { $0.key < $1.key }) where !present.contains(name) {
             for statement in definition.sql { try db.execute(sql: statement) }
         }
@@ -137,6 +190,12 @@ enum SchemaIndexes {
 }
 
 extension SchemaIndexes {
+    /// The list fields that have a side table of their elements.
+    static func listIndexes(_ db: GRDB.Database) throws -> Set<String> {
+        let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_list\\_%' ESCAPE '\\'")
+        return Set(names.map { String($0.dropFirst(listPrefix.count)) })
+    }
+
     /// The location fields that have an R-tree.
     static func locationIndexes(_ db: GRDB.Database) throws -> Set<String> {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
@@ -166,6 +225,16 @@ extension SchemaIndexes {
 }
 
 extension PredicateNode {
+    /// Whether a list match (`CONTAINS`, `ANY … IN`, `ALL … IN`, `ANY … BEGINSWITH`) appears anywhere in the predicate.
+    var hasListMatch: Bool {
+        switch self {
+        case .listContains, .listContainsAny, .listContainsAll, .listMemberBeginsWith: true
+        case .and(let nodes): nodes.contains { $0.hasListMatch }
+        case .not(let inner): inner.hasListMatch
+        default: false
+        }
+    }
+
     /// Whether a distance filter appears anywhere in the predicate.
     var hasDistance: Bool {
         switch self {

@@ -75,7 +75,7 @@ extension FieldValue: Codable {
 }
 
 extension PredicateNode: Codable {
-    private enum Keys: String, CodingKey { case op, nodes, node, key, cmp, value, lower, upper, text, values, location, km }
+    private enum Keys: String, CodingKey { case op, nodes, node, key, cmp, value, lower, upper, text, texts, values, location, km }
 
     init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
@@ -94,7 +94,14 @@ extension PredicateNode: Codable {
         case "in": self = .in(try c.decode(PredicateKey.self, forKey: .key), try c.decode([FieldValue].self, forKey: .values))
         case "listContains":
             self = .listContains(try c.decode(PredicateKey.self, forKey: .key), try c.decode(FieldValue.self, forKey: .value))
+        case "listContainsAny":
+            self = .listContainsAny(try c.decode(PredicateKey.self, forKey: .key), try c.decode([FieldValue].self, forKey: .values))
+        case "listContainsAll":
+            self = .listContainsAll(try c.decode(PredicateKey.self, forKey: .key), try c.decode([FieldValue].self, forKey: .values))
+        case "listBeginsWith":
+            self = .listMemberBeginsWith(try c.decode(PredicateKey.self, forKey: .key), try c.decode(String.self, forKey: .text))
         case "text": self = .textSearch(try c.decode(String.self, forKey: .text))
+        case "textAny": self = .textSearchAny(try c.decode([String].self, forKey: .texts))
         case "distance":
             self = .distance(try c.decode(PredicateKey.self, forKey: .key), try c.decode(Location.self, forKey: .location),
                              try c.decode(ComparisonOperator.self, forKey: .cmp), kilometres: try c.decode(Double.self, forKey: .km))
@@ -136,9 +143,24 @@ extension PredicateNode: Codable {
             try c.encode("listContains", forKey: .op)
             try c.encode(key, forKey: .key)
             try c.encode(value, forKey: .value)
+        case let .listContainsAny(key, values):
+            try c.encode("listContainsAny", forKey: .op)
+            try c.encode(key, forKey: .key)
+            try c.encode(values, forKey: .values)
+        case let .listContainsAll(key, values):
+            try c.encode("listContainsAll", forKey: .op)
+            try c.encode(key, forKey: .key)
+            try c.encode(values, forKey: .values)
+        case let .listMemberBeginsWith(key, text):
+            try c.encode("listBeginsWith", forKey: .op)
+            try c.encode(key, forKey: .key)
+            try c.encode(text, forKey: .text)
         case .textSearch(let text):
             try c.encode("text", forKey: .op)
             try c.encode(text, forKey: .text)
+        case .textSearchAny(let texts):
+            try c.encode("textAny", forKey: .op)
+            try c.encode(texts, forKey: .texts)
         case let .distance(key, location, op, km):
             try c.encode("distance", forKey: .op)
             try c.encode(key, forKey: .key)

@@ -34,76 +34,40 @@ extension FieldValue {
         self = try Self.decode(value, type: type, field: field, assets: assets)
     }
 
+    /// Record values share the query decoder's scalars; assets are what records add.
     private static func decode(_ value: JSONValue, type: String?, field: String, assets: AssetWireMapping) throws -> FieldValue {
-        let bad = { (what: String) in CloudError(.invalidArguments, "Field '\(field)': \(what)") }
+        let path = "fields.\(field).value"
         if let type, type.hasSuffix("_LIST") {
-            guard let items = value.arrayValue else { throw bad("a \(type) value must be an array") }
+            guard let items = value.arrayValue else { throw QueryValueDecoder.error(path, "must be an array for type \(type)") }
             let itemType = String(type.dropLast(5))
             return .list(try items.map { try decode($0, type: itemType, field: field, assets: assets) })
         }
-        switch type ?? inferredType(value) {
-        case "STRING":
-            guard let s = value.stringValue else { throw bad("a STRING value must be a string") }
-            return .string(s)
-        case "INT64":
-            if let b = value.boolValue { return .int64(b ? 1 : 0) }
-            guard let i = value.int64Value else { throw bad("an INT64 value must be an integer") }
-            return .int64(i)
-        case "DOUBLE":
-            guard let d = value.doubleValue, d.isFinite else { throw bad("a DOUBLE value must be a finite number") }
-            return .double(d)
-        case "TIMESTAMP":
-            guard let ms = value.doubleValue, ms.isFinite, abs(ms) < 1e15 else {
-                throw bad("a TIMESTAMP value must be milliseconds since 1970")
+        switch type {
+        case "ASSETID"?, "ASSET"?:
+            return try asset(value, at: path, assets: assets)
+        case nil:
+            if case .object(let object) = value, object["latitude"] == nil, object["recordName"] == nil {
+                return try asset(value, at: path, assets: assets)
             }
-            return .date(Date(timeIntervalSince1970: ms / 1000))
-        case "BYTES":
-            guard let s = value.stringValue, let data = Data(base64Encoded: s) else { throw bad("a BYTES value must be base64") }
-            return .bytes(data)
-        case "LOCATION":
-            guard let lat = value["latitude"]?.doubleValue, let lon = value["longitude"]?.doubleValue,
-                  (-90...90).contains(lat), (-180...180).contains(lon)
-            else { throw bad("a LOCATION value needs latitude (-90…90) and longitude (-180…180)") }
-            return .location(Location(latitude: lat, longitude: lon, altitude: value["altitude"]?.doubleValue))
-        case "REFERENCE":
-            return .reference(try reference(value, field: field))
-        case "ASSETID", "ASSET":
-            guard let receipt = (value["receipt"] ?? value["fileChecksum"])?.stringValue else {
-                throw bad("an ASSETID value needs the 'receipt' from the upload")
+            if case .array(let items) = value {
+                return .list(try items.map { try decode($0, type: nil, field: field, assets: assets) })
             }
-            guard Self.isDigest(receipt), assets.exists(receipt) else {
-                throw bad("no uploaded asset has that receipt")
-            }
-            return .asset(Asset(fileURL: nil, contentDigest: receipt, size: value["size"]?.int64Value))
-        case let other:
-            throw bad("unknown type '\(other)'")
+            return try QueryValueDecoder.decode(.object(["value": value]), at: "fields.\(field)")
+        case let type?:
+            if type == "INT64", case .bool(let flag) = value { return .int64(flag ? 1 : 0) }
+            return try QueryValueDecoder.scalar(value, type: type, at: path)
         }
     }
 
-    private static func inferredType(_ value: JSONValue) -> String {
-        switch value {
-        case .string: "STRING"
-        case .int, .bool: "INT64"
-        case .number: "DOUBLE"
-        case .object(let o) where o["latitude"] != nil: "LOCATION"
-        case .object(let o) where o["recordName"] != nil: "REFERENCE"
-        case .object: "ASSETID"
-        default: "STRING"
+    /// `{receipt | fileChecksum, size?}` naming an upload this server holds.
+    private static func asset(_ value: JSONValue, at path: String, assets: AssetWireMapping) throws -> FieldValue {
+        guard let receipt = (value["receipt"] ?? value["fileChecksum"])?.stringValue else {
+            throw QueryValueDecoder.error(path, "needs the 'receipt' that assets/upload returned")
         }
-    }
-
-    static func reference(_ value: JSONValue, field: String) throws -> Record.Reference {
-        guard let name = value["recordName"]?.stringValue, !name.isEmpty else {
-            throw CloudError(.invalidArguments, "Field '\(field)': a REFERENCE needs a recordName")
+        guard Self.isDigest(receipt), assets.exists(receipt) else {
+            throw QueryValueDecoder.error(path + ".receipt", "names no uploaded asset")
         }
-        let zone = try RecordZone.ID(webServices: value["zoneID"])
-        let action: Record.Reference.Action
-        switch value["action"]?.stringValue {
-        case "DELETE_SELF": action = .deleteSelf
-        case nil, "NONE", "VALIDATE": action = .none
-        case let other?: throw CloudError(.invalidArguments, "Field '\(field)': unknown reference action '\(other)'")
-        }
-        return Record.Reference(recordID: Record.ID(recordName: name, zoneID: zone), action: action)
+        return .asset(Asset(fileURL: nil, contentDigest: receipt, size: value["size"]?.int64Value))
     }
 
     /// A content digest as the asset store names files: 64 lowercase hex characters.
