@@ -18,7 +18,8 @@ extension CloudServer {
                 try await self.registerToken(request, context: context)
             }
         }
-        router.get("device/1/:container/:environment/webcourier/:token") { request, context in
+        // The token rides in the query string, which the request log leaves out: tokens are never logged.
+        router.get("device/1/:container/:environment/webcourier") { request, context in
             try await self.webcourierPoll(request, context: context)
         }
     }
@@ -51,7 +52,9 @@ extension CloudServer {
     /// The next notification for the token's user as CloudKit's push payload (200), or 204 when
     /// none came within the timeout. The token is the credential: it names its user and is signed.
     func webcourierPoll(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let token = try context.parameters.require("token")
+        guard let token = request.uri.queryParameters["apnsToken"].map(String.init), !token.isEmpty else {
+            throw ServerError(.badRequest, "apnsToken is missing: use the webcourierURL tokens/create returned")
+        }
         let tokens = try PushTokens.forDataDirectory(configuration.dataDirectory)
         let claims = try tokens.verify(token)
         let environment = try Self.environment(context.parameters.require("environment"))
@@ -118,7 +121,7 @@ extension CloudServer {
         let base = Self.baseURL(request, scheme: configuration.scheme)
         return .object([
             "apnsEnvironment": .string(claims.apnsEnvironment), "apnsToken": .string(token),
-            "webcourierURL": .string("\(base)/device/1/\(claims.container)/\(environment)/webcourier/\(token)"),
+            "webcourierURL": .string("\(base)/device/1/\(claims.container)/\(environment)/webcourier?apnsToken=\(token)"),
         ])
     }
 }
