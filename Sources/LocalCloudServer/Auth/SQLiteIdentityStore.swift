@@ -60,6 +60,24 @@ package final class SQLiteIdentityStore: IdentityStore {
         return try await pool.read(body)
     }
 
+    /// What the authenticator looks up on every request, kept while the file is unchanged.
+    let apiTokenCache = IdentityLookupCache<APIToken>()
+    let webAuthTokenCache = IdentityLookupCache<WebAuthToken>()
+    let serverKeyCache = IdentityLookupCache<ServerKey>()
+
+    /// A lookup by digest through `cache`: the stamp is taken before the read, so a commit that
+    /// lands meanwhile leaves the entry stale.
+    private func cachedLookup<T: Sendable>(_ cache: IdentityLookupCache<T>, container: String, key: String,
+                                           _ body: @escaping @Sendable (GRDB.Database) throws -> T?) async throws -> T? {
+        let url = try fileURL(container: container)
+        let cacheKey = container + "\u{0}" + key
+        let stamp = IdentityLookupCache<T>.stamp(url)
+        if let stamp, let row = cache.row(cacheKey, stamp: stamp) { return row }
+        let row = try await read(container, empty: nil, body)
+        if let stamp, let row { cache.store(cacheKey, stamp: stamp, row: row) }
+        return row
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: tokens, accounts and keys") { db in
@@ -120,7 +138,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func apiToken(digest: String, container: String) async throws -> APIToken? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(apiTokenCache, container: container, key: digest) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM apiToken WHERE digest = ?", arguments: [digest]).map(Self.apiToken)
         }
     }
@@ -194,7 +212,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func webAuthToken(digest: String, container: String) async throws -> WebAuthToken? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(webAuthTokenCache, container: container, key: digest) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM webAuthToken WHERE digest = ?", arguments: [digest]).map { row in
                 WebAuthToken(digest: row["digest"], user: row["account"], created: Date(timeIntervalSince1970: row["created"]),
                              expires: Date(timeIntervalSince1970: row["expires"]),
@@ -226,7 +244,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func serverKey(id: String, container: String) async throws -> ServerKey? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(serverKeyCache, container: container, key: id) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM serverKey WHERE id = ?", arguments: [id]).map(Self.serverKey)
         }
     }
