@@ -42,7 +42,7 @@ package final class SQLiteIdentityStore: IdentityStore {
             }
             let pool = try DatabasePool(path: url.path, configuration: config)
             // The console and a running server may open a new file at once: migrate under a file lock.
-            try Self.withFileLock(url.appendingPathExtension("migrate-lock")) {
+            try FileLock.withExclusiveLock(url.appendingPathExtension("migrate-lock"), mode: 0o600) {
                 try Self.migrator.migrate(pool)
             }
             pools[container] = pool
@@ -116,16 +116,6 @@ package final class SQLiteIdentityStore: IdentityStore {
         return migrator
     }
 
-    static func withFileLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        let fd = Glibc.open(url.path, O_RDWR | O_CREAT, 0o600)
-        guard fd >= 0 else { throw CloudError(.badDatabase, "Cannot open lock file \(url.path)") }
-        defer { Glibc.close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw CloudError(.badDatabase, "Cannot lock \(url.path)") }
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
-    }
 
     // MARK: API tokens
 
