@@ -23,7 +23,8 @@ while [ $# -gt 0 ]; do
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-swift build -c release --product localcloud --product localcloud-bench >&2
+swift build -c release --product localcloud >&2
+swift build -c release --product localcloud-bench >&2
 BIN="$(swift build -c release --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
