@@ -85,7 +85,7 @@ measure() { # measure CONNECTIONS SCRIPT PATH → "rps p50 p99 errors"
 
 echo "| Measure | Connections | Requests/s | p50 ms | p99 ms | Errors |"
 echo "|---|---:|---:|---:|---:|---:|"
-for c in 1 32 128; do
+for c in ${BENCH_CONNECTIONS:-1 32 128}; do
   read -r rps p50 p99 errors < <(measure "$c" "$TMP/post.lua" "$QUERY_PATH")
   echo "| Discover page (records/query, 50 rows) | $c | $rps | $p50 | $p99 | $errors |"
   read -r srps sp50 sp99 serrors < <(measure "$c" "$TMP/post.lua" "/bench/static")
