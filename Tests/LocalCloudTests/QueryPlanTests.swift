@@ -192,10 +192,14 @@ import Testing
 
     @Test func queryMigrationIsRegisteredLast() throws {
         let identifiers = SQLiteStore.migrator.migrations
-        #expect(identifiers.suffix(2) == ["v3: records by type in row order", "v4: side tables of queryable lists"])
+        #expect(identifiers.suffix(3) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16"])
         let indexes = try container.core.store().read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
         }
         #expect(indexes.contains("records_by_type"))
+        let automerge = try container.core.store().read { db in
+            try Int.fetchOne(db, sql: "SELECT v FROM records_fts_config WHERE k = 'automerge'")
+        }
+        #expect(automerge == 16)
     }
 }

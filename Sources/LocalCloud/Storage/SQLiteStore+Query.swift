@@ -17,6 +17,12 @@ extension SQLiteStore {
         migrator.registerMigration("v4: side tables of queryable lists") { db in
             try SchemaIndexes.synchronize(with: try SchemaStorage.load(db).schema, db)
         }
+        // FTS5 merges its segments every 4 by default; new words (names, numbers) in every save
+        // made those merges most of a save's cost past 100,000 records. Merging every 16 does a
+        // quarter of the rewriting (2,350 saves/s against 1,460 through the server).
+        migrator.registerMigration("v5: full-text automerge 16") { db in
+            try db.execute(sql: "INSERT INTO records_fts(records_fts, rank) VALUES ('automerge', 16)")
+        }
     }
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
