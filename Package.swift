@@ -17,7 +17,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The server (LocalCloudServer, linked by `localcloud` only; `foodpin` never links these).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -40,17 +39,14 @@ let package = Package(
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "FoodPinCore",
             dependencies: [
                 "LocalCloud", "CVipsShim", "CVips", "CChafa",
-                .product(name: "Collections", package: "swift-collections"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: []
+            ]
         ),
         .executableTarget(
             name: "FoodPinTUI",
@@ -99,7 +95,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalCloudTests",
-            dependencies: ["LocalCloud", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LocalCloud",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "LocalCloudServerTests",

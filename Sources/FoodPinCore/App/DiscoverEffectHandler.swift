@@ -5,7 +5,7 @@ import Synchronization
 /// and posts every result back through the sink.
 ///
 /// ```swift
-/// let handler = DiscoverEffectHandler(backend: LocalCloudDiscoverBackend(database), thumbnails: loader)
+/// let handler = DiscoverEffectHandler(backend: CloudDiscoverBackend(container: container), thumbnails: loader)
 /// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
 /// ```
 public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {

@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// ```swift
 /// let container = Container(configuration: .fromEnvironment())
-/// let backend = CloudDiscoverBackend(container: container, seeder: SampleSeeder(database: container.publicCloudDatabase,
-///                                                                            assets: assetsDirectory))
+/// let backend = CloudDiscoverBackend(container: container,
+///                                    seeder: SampleSeeder(container: container, assets: assetsDirectory))
 /// let page = try await backend.firstPage(limit: 50)   // newest first, without image data
 /// ```
 ///

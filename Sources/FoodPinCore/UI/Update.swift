@@ -306,6 +306,6 @@ extension AppState {
         requestedThumbnails = wantedSet
         guard !wanted.isEmpty || hadRequests else { return [] }
         let size = wanted.first?.size ?? .row
-        return [.loadThumbnails(ids: wanted.map(\.recordID), size: size)]
+        return [.loadThumbnails(ids: wanted.compactMap(\.recordID), size: size)]
     }
 }

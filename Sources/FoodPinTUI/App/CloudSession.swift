@@ -1,7 +1,6 @@
 import FoodPinCore
 import Foundation
 import LocalCloud
-import Synchronization
 
 /// The container, backend and seeder that `foodpin`, `foodpin list` and `foodpin add` share.
 ///
