@@ -11,13 +11,17 @@ import Synchronization
 public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
     private let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
+    private let formServices: FormServices
     /// Running tasks by token, so quitting can cancel them; each removes itself when done.
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
 
-    /// - Parameter thumbnails: `nil` under `--no-images`.
-    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?) {
+    /// - Parameters:
+    ///   - thumbnails: `nil` under `--no-images`.
+    ///   - formServices: the file system the form's image probe and Tab completion read.
+    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live) {
         self.backend = backend
         self.thumbnails = thumbnails
+        self.formServices = formServices
     }
 
     public func perform(_ effect: Effect, sink: MessageSink<Msg>) {
@@ -38,6 +42,12 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                 if loading.contains(key) { continue } // its completion is already on the way
                 thumbnails.load(key) { sink.post(.thumbnailLoaded(key, $0)) }
             }
+        case .probeImage(let path):
+            let probe = formServices.probeImage
+            run { sink.post(.imageProbed(path: path, problem: probe(path))) }
+        case .listDirectory(let path):
+            let list = formServices.listDirectory
+            run { sink.post(.directoryListed(path: path, entries: list(path))) }
         case .loadPreview(let path, let size):
             thumbnails?.loadFile(URL(fileURLWithPath: path), size: size) { sink.post(.previewLoaded(path: path, $0)) }
         case .save(let draft):
