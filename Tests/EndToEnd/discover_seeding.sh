@@ -65,4 +65,6 @@ LOCALCLOUD_USER= "$E2E_BIN" add --data-dir "$DATA" --name N --type T --location 
 set -e
 [ "$code" = 1 ] || fail "no account (a cloud error): exit $code, expected 1: $(cat "$E2E_TMP/err.txt")"
 [ "$(wc -l < "$E2E_TMP/err.txt")" = 1 ] || fail "expected a one-line message: $(cat "$E2E_TMP/err.txt")"
+# The screen's words for the same CloudError (DiscoverError(_:while:), the one mapping).
+grep -q '^foodpin add: Not signed in: ' "$E2E_TMP/err.txt" || fail "no account: not the screen's words: $(cat "$E2E_TMP/err.txt")"
 pass "add exits 2 on invalid input and 1 on a cloud error, with one-line messages"

@@ -210,6 +210,15 @@ import Testing
         #expect(Set(newest).count == before)
     }
 
+    @Test func maximumResultsLimitIsTheLargestPageAQueryMayAskFor() async throws {
+        _ = try await db.modifyRecords(saving: (0..<3).map { restaurant("m\($0)") }, deleting: [])
+        let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        let page = try await db.records(matching: query, resultsLimit: QueryOperation.maximumResultsLimit)
+        #expect(page.matchResults.count == 3 && page.queryCursor == nil)
+        await #expect { _ = try await db.records(matching: query, resultsLimit: QueryOperation.maximumResultsLimit + 1) }
+            throws: { ($0 as? CloudError)?.code == .limitExceeded }
+    }
+
     @Test func cursorsSerializeAndResume() async throws {
         _ = try await db.modifyRecords(saving: (0..<10).map { restaurant("c\($0)") }, deleting: [])
         let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))

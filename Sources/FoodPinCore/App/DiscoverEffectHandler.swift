@@ -53,7 +53,7 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
         case .save(let draft):
             run {
                 do { sink.post(.saveSucceeded(try await backend.save(draft))) } catch {
-                    sink.post(.saveFailed(Self.discoverError(error, code: .saveFailed)))
+                    sink.post(.saveFailed(DiscoverError(error, while: .saveFailed)))
                 }
             }
         case .delete(let id):
@@ -62,7 +62,7 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                     try await backend.delete(id: id)
                     sink.post(.deleteSucceeded(id: id))
                 } catch {
-                    sink.post(.deleteFailed(id: id, Self.discoverError(error, code: .deleteFailed)))
+                    sink.post(.deleteFailed(id: id, DiscoverError(error, while: .deleteFailed)))
                 }
             }
         case .subscribeToChanges:
@@ -109,11 +109,6 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
     }
 
     private static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
-        do { return .success(try await work()) } catch { return .failure(discoverError(error, code: .loadFailed)) }
-    }
-
-    static func discoverError(_ error: any Error, code: DiscoverError.Code) -> DiscoverError {
-        if let error = error as? DiscoverError { return error }
-        return DiscoverError(code, String(describing: error))
+        do { return .success(try await work()) } catch { return .failure(DiscoverError(error, while: .loadFailed)) }
     }
 }

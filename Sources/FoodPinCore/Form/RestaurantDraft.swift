@@ -42,4 +42,11 @@ extension RestaurantDraft {
         }
         return errors
     }
+
+    /// Every field's problem on one line, in field order: `Name is required; Phone may hold only …`.
+    public static func message(for errors: [RestaurantForm.Field: String]) -> String {
+        errors.sorted { $0.key < $1.key }
+            .map { $0.value.contains($0.key.label) ? $0.value : "\($0.key.label): \($0.value)" }
+            .joined(separator: "; ")
+    }
 }

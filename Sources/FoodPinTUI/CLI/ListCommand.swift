@@ -30,7 +30,7 @@ struct ListCommand: ParsableCommand {
                 try await backend.restaurants(limit: limit, includingImages: json)
             }
         } catch {
-            printError("foodpin list: \(CloudDiscoverBackend.discoverError(error, code: .loadFailed).message)")
+            printError("foodpin list: \(DiscoverError(error, while: .loadFailed).message)")
             throw ExitCode(1)
         }
         if json {
