@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The include paths `pkg-config --cflags vips chafa` gives on Debian and Ubuntu (GLib's
+/// `glibconfig.h` and chafa's `chafaconfig.h` sit in the multiarch library directory).
+let imagingHeaderFlags = ["/usr/include/glib-2.0", "/usr/include/chafa"].flatMap { ["-isystem", $0] }
+    + ["x86_64-linux-gnu", "aarch64-linux-gnu"].flatMap { arch in
+        ["/usr/lib/\(arch)/glib-2.0/include", "/usr/lib/\(arch)/chafa/include"].flatMap { ["-isystem", $0] }
+    }
+
 let package = Package(
     name: "FoodPin",
     platforms: [.macOS(.v15)],
@@ -30,9 +37,14 @@ let package = Package(
         // C libraries enter through system-library targets; variadic APIs through a shim.
         // ncursesw needs no flags; its pkg-config adds _XOPEN_SOURCE defines SwiftPM rejects.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips and libchafa are not linked: the shim opens them with dlopen at the first image,
+        // so `foodpin --version` and `foodpin list` do not load their ~120 shared libraries.
+        // Their headers (libvips-dev, libchafa-dev) type every function the shim resolves.
+        .target(
+            name: "CVipsShim",
+            cSettings: [.unsafeFlags(imagingHeaderFlags)],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
 
         .target(
             name: "LocalCloud",
@@ -45,7 +57,7 @@ let package = Package(
         .target(
             name: "FoodPinCore",
             dependencies: [
-                "LocalCloud", "CVipsShim", "CVips", "CChafa",
+                "LocalCloud", "CVipsShim",
             ]
         ),
         .executableTarget(
