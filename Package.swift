@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         // Tests call the server with a real HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -79,6 +80,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
@@ -87,12 +89,17 @@ let package = Package(
             name: "LocalCloudConsole",
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
             name: "LocalCloudBenchmark",
-            dependencies: ["LocalCloud", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "LocalCloud", "LocalCloudServer", .product(name: "GRDB", package: "GRDB.swift"),
+                // `localcloud-bench push` calls the server over loopback.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             path: "Benchmarks/LocalCloudBenchmark"
         ),
         .executableTarget(

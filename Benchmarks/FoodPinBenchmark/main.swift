@@ -7,6 +7,8 @@ let usage = """
     usage: foodpin-bench scale [FILE] [--runs N]    ImageScaler vs vipsthumbnail vs ImageMagick, + thumbnail rows
            foodpin-bench render FILE [COLS ROWS] [256|16|8|none]   print a thumbnail with ANSI colours
            foodpin-bench discover [--rows N] [--frames N] [--data-dir PATH]   Discover screen: first rows, thumbnails, frames, memory
+           foodpin-bench search [--rows N] [--rounds N] [--data-dir PATH]     / search: keystroke → results drawn
+           foodpin-bench images [--rounds N]    a screen of thumbnails per image mode: render time, bytes written
     """
 
 do {
@@ -17,6 +19,10 @@ do {
         try RenderCommand(arguments: Array(arguments.dropFirst())).run()
     case "discover":
         try DiscoverBenchmark(arguments: Array(arguments.dropFirst())).run()
+    case "search":
+        try SearchBenchmark(arguments: Array(arguments.dropFirst())).run()
+    case "images":
+        try ImagesBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "-h", "--help", "help":
         print(usage)
     default:

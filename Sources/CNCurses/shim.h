@@ -66,6 +66,26 @@ static inline int cn_window_size(int fd, int *rows, int *cols) {
     return 0;
 }
 
+/// The terminal's size in pixels as the kernel reports it (0 when the terminal does not say).
+static inline int cn_window_pixels(int fd, int *width, int *height) {
+    struct winsize size;
+    if (ioctl(fd, TIOCGWINSZ, &size) != 0) return -1;
+    *width = size.ws_xpixel;
+    *height = size.ws_ypixel;
+    return 0;
+}
+
+/// Whether terminfo has an entry for `term`, checked without starting curses.
+static inline int cn_terminfo_exists(const char *term) {
+    int error = 0;
+    TERMINAL *previous = cur_term;
+    if (setupterm(term, 1, &error) != OK) return 0;
+    TERMINAL *probe = cur_term;
+    set_curterm(previous);
+    del_curterm(probe);
+    return 1;
+}
+
 /// The number of colours terminfo promises for `term` (or $TERM), read without
 /// starting curses; -1 when the terminal has no colours or is unknown.
 static inline int cn_terminfo_colors(const char *term) {

@@ -19,6 +19,9 @@ struct Localcloud: AsyncParsableCommand {
         subcommands: [
             SchemaCommand.self, IndexCommand.self, RolesCommand.self, RecordsCommand.self,
             ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self, GCCommand.self,
+            TokensCommand.self, ServeCommand.self,
+            UsersCommand.self,
+            KeysCommand.self,
         ]
     )
 

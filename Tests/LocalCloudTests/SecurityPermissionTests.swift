@@ -108,4 +108,14 @@ import Testing
         #expect(schema.members.isEmpty)
         #expect(error(.write, "bob", in: schema)?.code == .permissionFailure)
     }
+
+    @Test func theDeveloperMayDoEverythingInThePublicDatabase() throws {
+        let developer = Schema.developerUserName
+        #expect(error(.write, developer) == nil, "writes records other users created")
+        #expect(error(.create, developer, creator: nil, in: schema, type: "Secret") == nil, "even where no role has a grant")
+        var closed = schema
+        try closed.revoke(.create, from: SecurityRole.icloud, on: "Restaurant")
+        #expect(error(.create, developer, creator: nil, in: closed) == nil)
+        #expect(error(.create, "bob", creator: nil, in: closed)?.code == .permissionFailure, "others still follow the roles")
+    }
 }

@@ -14,4 +14,14 @@ public protocol DiscoverBackend: Sendable {
     func delete(id: String) async throws
     /// Other users' changes as they happen; ends when the task is cancelled.
     func changes() -> AsyncStream<[RemoteChange]>
+    /// The newest `limit` restaurants whose name, type, location or description contain every
+    /// word of `text` (case- and accent-insensitive), and the cursor after them; `nextPage` continues.
+    func search(_ text: String, limit: Int) async throws -> DiscoverPage
+}
+
+extension DiscoverBackend {
+    /// A backend without search finds nothing.
+    public func search(_ text: String, limit: Int) async throws -> DiscoverPage {
+        throw DiscoverError(.loadFailed, "Search is not available")
+    }
 }

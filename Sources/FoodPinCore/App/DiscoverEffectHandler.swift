@@ -9,11 +9,13 @@ import Synchronization
 /// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
 /// ```
 public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
-    private let backend: any DiscoverBackend
+    let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
     private let formServices: FormServices
     /// Running tasks by token, so quitting can cancel them; each removes itself when done.
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
+    /// The one search in flight (waiting out its debounce or querying); a newer one cancels it.
+    let searchTask = Mutex<Task<Void, Never>?>(nil)
 
     /// - Parameters:
     ///   - thumbnails: `nil` under `--no-images`.
@@ -71,6 +73,18 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                     sink.post(.remoteChanges(changes))
                 }
             }
+        case .search(let request):
+            startSearch(request, sink: sink)
+        case .loadNextSearchPage(let cursor, let request):
+            run {
+                let result = await Self.result { try await backend.nextPage(after: cursor, limit: request.limit) }
+                sink.post(.searchLoaded(request, .next, result))
+            }
+        case .cancelSearch:
+            searchTask.withLock { task in
+                task?.cancel()
+                task = nil
+            }
         case .quit:
             cancelAll()
         }
@@ -90,13 +104,14 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
             return Array(tasks.running.values)
         }
         running.forEach { $0.cancel() }
+        searchTask.withLock { $0?.cancel() }
         thumbnails?.cancelAll()
     }
 
     /// Number of background tasks still running (tests).
     var runningTaskCount: Int { tasks.withLock { $0.running.count } }
 
-    private func run(_ work: @escaping @Sendable () async -> Void) {
+    func run(_ work: @escaping @Sendable () async -> Void) {
         tasks.withLock { tasks in
             let token = tasks.next
             tasks.next += 1
@@ -108,7 +123,7 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
         }
     }
 
-    private static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
+    static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
         do { return .success(try await work()) } catch { return .failure(DiscoverError(error, while: .loadFailed)) }
     }
 }

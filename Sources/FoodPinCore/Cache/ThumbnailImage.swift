@@ -11,4 +11,14 @@ public protocol ThumbnailImage: Sendable {
     func cell(column: Int, row: Int) -> Cell
     /// Memory held, in bytes: the cache's cost.
     var cost: Int { get }
+    /// The photo encoded for a graphics protocol, if the pipeline made one.
+    var pixels: PixelImage? { get }
+    /// Where ``pixels`` starts inside the box, in cells.
+    var pixelOrigin: (column: Int, row: Int) { get }
+}
+
+extension ThumbnailImage {
+    /// Cells only, by default.
+    public var pixels: PixelImage? { nil }
+    public var pixelOrigin: (column: Int, row: Int) { (0, 0) }
 }

@@ -46,9 +46,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     public func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        return try await page(limit: limit) { database, keys, limit in
-            try await database.records(matching: RestaurantRecord.discoverQuery(), desiredKeys: keys, resultsLimit: limit)
-        }
+        return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
     }
 
     public func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
@@ -62,15 +60,24 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     /// Every restaurant newest first, up to `limit`, through the same query as the screen;
     /// with `includingImages`, each one's `imageFile` is fetched too (`foodpin list --json`).
-    public func restaurants(limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
+    /// With `text`, only those matching every word of it, as the screen's search finds them
+    /// (`foodpin list --search TEXT`).
+    public func restaurants(matching text: String? = nil, limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
         await seedOnce()
+        let query: Query
+        if let text {
+            guard let search = RestaurantRecord.searchQuery(text) else { return [] }
+            query = search
+        } else {
+            query = RestaurantRecord.discoverQuery()
+        }
         var result: [Restaurant] = []
-        var page = try await firstPageWithoutSeeding(limit: Self.pageSize(limit, have: 0))
+        var current = try await page(of: query, limit: Self.pageSize(limit, have: 0))
         while true {
-            result += page.restaurants
+            result += current.restaurants
             if let limit, result.count >= limit { result = Array(result.prefix(limit)); break }
-            guard let cursor = page.cursor else { break }
-            page = try await nextPage(after: cursor, limit: Self.pageSize(limit, have: result.count))
+            guard let cursor = current.cursor else { break }
+            current = try await nextPage(after: cursor, limit: Self.pageSize(limit, have: result.count))
         }
         if includingImages {
             do { try await attachImageFiles(&result) } catch { throw DiscoverError(error, while: .loadFailed) }
@@ -85,9 +92,10 @@ public final class CloudDiscoverBackend: DiscoverBackend {
         return max(1, min(largest, limit - have))
     }
 
-    private func firstPageWithoutSeeding(limit: Int) async throws -> DiscoverPage {
+    /// The first page of `query` (the list's or a search's), without seeding.
+    func page(of query: Query, limit: Int) async throws -> DiscoverPage {
         try await page(limit: limit) { database, keys, limit in
-            try await database.records(matching: RestaurantRecord.discoverQuery(), desiredKeys: keys, resultsLimit: limit)
+            try await database.records(matching: query, desiredKeys: keys, resultsLimit: limit)
         }
     }
 

@@ -3,4 +3,5 @@ extension Thumbnail: ThumbnailImage {
     public var columns: Int { width }
     public var rows: Int { height }
     public func cell(column: Int, row: Int) -> Cell { self[column, row] }
+    public var pixelOrigin: (column: Int, row: Int) { (imageColumns.lowerBound, imageRows.lowerBound) }
 }

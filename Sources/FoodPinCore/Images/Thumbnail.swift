@@ -9,14 +9,18 @@ public struct Thumbnail: Hashable, Sendable {
     /// Where the picture sits inside the box (the rest is blank).
     public let imageColumns: Range<Int>
     public let imageRows: Range<Int>
+    /// The photo encoded for the terminal's graphics protocol, covering `imageColumns`×`imageRows`,
+    /// when the renderer has a pixel mode; the cells are then the fallback.
+    public let pixels: PixelImage?
 
-    init(width: Int, height: Int, cells: [Cell], imageColumns: Range<Int>, imageRows: Range<Int>) {
+    init(width: Int, height: Int, cells: [Cell], imageColumns: Range<Int>, imageRows: Range<Int>, pixels: PixelImage? = nil) {
         precondition(cells.count == width * height, "a thumbnail holds width × height cells")
         self.width = width
         self.height = height
         self.cells = cells
         self.imageColumns = imageColumns
         self.imageRows = imageRows
+        self.pixels = pixels
     }
 
     /// A box of blank cells with one glyph in the middle, shown while the real one loads.
@@ -42,6 +46,6 @@ public struct Thumbnail: Hashable, Sendable {
 
     /// Bytes this value keeps alive, for an LRU's `totalCostLimit`.
     public var cost: Int {
-        MemoryLayout<Thumbnail>.stride + cells.capacity * MemoryLayout<Cell>.stride
+        MemoryLayout<Thumbnail>.stride + cells.capacity * MemoryLayout<Cell>.stride + (pixels?.bytes.count ?? 0)
     }
 }

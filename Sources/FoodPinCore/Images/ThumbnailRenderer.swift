@@ -16,6 +16,9 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     public var colorMode: ColorMode
     public var maxFileBytes: Int
     public var maxPixels: Int
+    /// With a pixel mode, each thumbnail also carries the photo encoded for the terminal
+    /// (``Thumbnail/pixels``), decoded at the box's real pixel size.
+    public var encoder: ChafaEncoder?
 
     /// Pixels decoded per cell; chafa looks at an 8×8 grid of each cell.
     static let pixelsPerColumn = 8
@@ -23,8 +26,10 @@ public struct ThumbnailRenderer: Hashable, Sendable {
 
     public init(
         colorMode: ColorMode,
-        maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels
+        maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels,
+        encoder: ChafaEncoder? = nil
     ) {
+        self.encoder = encoder
         self.colorMode = colorMode
         self.maxFileBytes = maxFileBytes
         self.maxPixels = maxPixels
@@ -37,7 +42,7 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
-        let size = Self.pixelSize(for: box)
+        let size = pixelSize(for: box)
         var pixels = CVipsPixels()
         let result = info.format == "jpeg"
             ? cvips_pixels_jpeg_file(path, Self.jpegShrink(info, size), Int32(size.width), Int32(size.height), &pixels)
@@ -48,7 +53,7 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     /// Renders encoded image bytes (JPEG, PNG, …) into `box`, exactly as the same file would be.
     public func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
-        let size = Self.pixelSize(for: box)
+        let size = pixelSize(for: box)
         // The pixels are in memory when the shim returns, so the bytes need not outlive the call.
         var pixels = CVipsPixels()
         let result = data.withUnsafeBytes { raw in
@@ -69,6 +74,15 @@ public struct ThumbnailRenderer: Hashable, Sendable {
 
     static func pixelSize(for box: CellBox) -> (width: Int, height: Int) {
         (box.columns * pixelsPerColumn, box.rows * pixelsPerRow)
+    }
+
+    /// The pixels to decode: enough for chafa's symbols, and for the photo at the box's real
+    /// pixel size when it is encoded for a graphics protocol.
+    func pixelSize(for box: CellBox) -> (width: Int, height: Int) {
+        let symbols = Self.pixelSize(for: box)
+        guard let encoder else { return symbols }
+        let photo = encoder.pixelSize(columns: box.columns, rows: box.rows)
+        return (max(symbols.width, photo.width), max(symbols.height, photo.height))
     }
 
     /// The cells an image of `width`×`height` pixels fills in `box`, keeping its aspect
@@ -115,8 +129,10 @@ public struct ThumbnailRenderer: Hashable, Sendable {
                 cells[(top + y) * box.columns + left + x] = canvas.cell(x: x, y: y)
             }
         }
+        let photo = encoder?.encode(data.assumingMemoryBound(to: UInt8.self), width: width, height: height, bands: bands,
+                                    columns: fitted.columns, rows: fitted.rows)
         return Thumbnail(
             width: box.columns, height: box.rows, cells: cells,
-            imageColumns: left..<(left + fitted.columns), imageRows: top..<(top + fitted.rows))
+            imageColumns: left..<(left + fitted.columns), imageRows: top..<(top + fitted.rows), pixels: photo)
     }
 }

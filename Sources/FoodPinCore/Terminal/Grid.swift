@@ -5,6 +5,8 @@ public struct Grid: Hashable, Sendable {
     public let width: Int
     public let height: Int
     public private(set) var cells: [Cell]
+    /// Pixel photos to place over the text frame, in drawing order (see ``ImagePlacement``).
+    public var images: [ImagePlacement] = []
 
     public init(width: Int, height: Int) {
         self.width = max(0, width)

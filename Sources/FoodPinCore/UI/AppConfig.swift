@@ -12,10 +12,13 @@ public struct AppConfig: Sendable {
     /// `--debug`: show cache counters in the title bar.
     public var debug: Bool
     public var formServices: FormServices
+    /// How long the search waits for more typing before querying.
+    public var searchDebounce: Duration
 
     public init(
         colorMode: ColorMode = .colors256, unicode: Bool = true, currentUser: String? = nil, pageSize: Int = 50,
-        showsImages: Bool = true, debug: Bool = false, formServices: FormServices = .live
+        showsImages: Bool = true, debug: Bool = false, formServices: FormServices = .live,
+        searchDebounce: Duration = .milliseconds(150)
     ) {
         self.colorMode = colorMode
         self.unicode = unicode
@@ -24,5 +27,6 @@ public struct AppConfig: Sendable {
         self.showsImages = showsImages
         self.debug = debug
         self.formServices = formServices
+        self.searchDebounce = searchDebounce
     }
 }

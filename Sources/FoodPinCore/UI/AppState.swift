@@ -34,6 +34,8 @@ public struct AppState: Sendable {
     /// The restaurant awaiting "Delete? y/n".
     public internal(set) var deleteConfirmation: String?
     public internal(set) var form: RestaurantForm?
+    /// The `/` search, while it is open.
+    public internal(set) var search: SearchState?
     /// Finished thumbnails of what is on screen.
     public internal(set) var thumbnails: [ThumbnailKey: ThumbnailOutcome] = [:]
     /// The first description line shown in the detail view.
@@ -47,6 +49,8 @@ public struct AppState: Sendable {
     var requestedThumbnails: Set<ThumbnailKey> = []
     /// The user's own saves and deletions, which must not raise the live banner.
     var ownChanges: Set<String> = []
+    /// Restaurants a refresh brought in above the viewport that the reader has not scrolled to.
+    var newAbove: Set<String> = []
     /// After a failed next page, paging waits for `r` instead of retrying on every key.
     var isPagingBlocked = false
 
@@ -60,6 +64,7 @@ public struct AppState: Sendable {
     /// Whether something is in progress, so the spinner turns and ticks are needed.
     public var isSpinnerVisible: Bool {
         isLoadingFirstPage || isRefreshing || isLoadingMore || form?.isSaving == true
+            || search?.isSearching == true || search?.isLoadingMore == true
     }
 
     public var isTooSmall: Bool { width < Layout.minimumWidth || height < Layout.minimumHeight }

@@ -7,6 +7,13 @@ public enum Effect: Hashable, Sendable {
     case loadNextPage(PageCursor, limit: Int)
     /// Query the first page again; answer with `.pageLoaded(.refresh, …)`.
     case refresh(limit: Int)
+    /// Cancel the search in flight, wait `request.delay` (the debounce), then query the first
+    /// page of restaurants matching every word of `request.text`; answer `.searchLoaded(request, .first, …)`.
+    case search(SearchRequest)
+    /// Continue a search from `cursor`; answer `.searchLoaded(request, .next, …)`.
+    case loadNextSearchPage(PageCursor, SearchRequest)
+    /// The search was closed or emptied: cancel the one in flight.
+    case cancelSearch
     /// These rows are now the visible ones lacking a thumbnail: load them (answer each with
     /// `.thumbnailLoaded`) and cancel loads for rows not listed (`ThumbnailLoader.setVisible`).
     case loadThumbnails(ids: [String], size: ThumbnailSize)

@@ -19,11 +19,18 @@ public enum Msg: Sendable {
     case saveFailed(DiscoverError)
     case deleteSucceeded(id: String)
     case deleteFailed(id: String, DiscoverError)
+    /// A search page finished; dropped unless it answers the current search.
+    case searchLoaded(SearchRequest, SearchPage, Result<DiscoverPage, DiscoverError>)
     /// Someone else changed restaurants (a subscription notification).
     case remoteChanges([RemoteChange])
 
     /// Which query a page answers.
     public enum PageRequest: Hashable, Sendable {
         case first, next, refresh
+    }
+
+    /// Which page of a search a result is.
+    public enum SearchPage: Hashable, Sendable {
+        case first, next
     }
 }

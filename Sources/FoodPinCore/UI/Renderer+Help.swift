@@ -3,11 +3,12 @@ import Foundation
 extension Renderer {
     static let helpLines: [(String, String)] = [
         ("j / ↓, k / ↑", "move down / up"),
-        ("g / Home, G / End", "first / last restaurant"),
+        ("g / Home, G / End", "first (and what is new) / last"),
         ("PgDn / PgUp, wheel", "page down / up, scroll"),
         ("Enter", "open the restaurant"),
         ("Esc, q", "go back (q on the list quits)"),
         ("r, k at the top", "refresh"),
+        ("/", "search (Enter: results, Esc: clear)"),
         ("a", "add a restaurant"),
         ("d", "delete your restaurant"),
         ("?", "this help"),

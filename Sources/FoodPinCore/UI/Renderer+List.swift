@@ -3,16 +3,23 @@ extension Renderer {
         let list = state.list
         var right = list.isLoaded ? "\(list.count)\(list.hasMore ? "+" : "") restaurant\(list.count == 1 ? "" : "s")" : ""
         if state.config.debug, let debug = state.debugStatus { right = debug + "  " + right }
-        renderTitle("FoodPin · Discover", right: right)
+        var title = "FoodPin · Discover"
+        if state.newAboveCount > 0 { title += " · \(unicode ? "↑" : "^") \(state.newAboveCount) new" }
+        if let searchTitle { (title, right) = (searchTitle, "") }
+        renderTitle(title, right: right)
         renderStatusLine()
-        renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"),
-                       ("?", "help"), ("q", "quit")])
+        if !renderSearchBar() {
+            renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"),
+                           ("/", "search"), ("?", "help"), ("q", "quit")])
+        }
 
         let top = Layout.listTop
         let listHeight = height - top - 1
         if list.isEmpty {
             let message: String
-            if state.isLoadingFirstPage || (!list.isLoaded && state.errorBanner == nil) {
+            if let searchEmptyMessage {
+                message = searchEmptyMessage
+            } else if state.isLoadingFirstPage || (!list.isLoaded && state.errorBanner == nil) {
                 message = spinner + "Loading restaurants…"
             } else if state.errorBanner != nil {
                 message = "Nothing to show yet — press r to retry"

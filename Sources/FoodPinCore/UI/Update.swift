@@ -28,7 +28,9 @@ extension AppState {
             if isSpinnerVisible { spinnerPhase &+= 1 }
             effects = []
         case .pageLoaded(let request, let result):
-            effects = pageLoaded(request, result)
+            effects = search == nil ? pageLoaded(request, result) : fullListPageLoadedWhileSearching(request, result)
+        case .searchLoaded(let request, let kind, let result):
+            effects = searchLoaded(request, kind, result)
         case .thumbnailLoaded(let key, let outcome):
             if requestedThumbnails.remove(key) != nil || visibleThumbnailKeys.contains(key) {
                 thumbnails[key] = outcome
@@ -42,22 +44,27 @@ extension AppState {
         case .directoryListed(let path, let entries):
             effects = directoryListed(path, entries: entries)
         case .saveSucceeded(let restaurant):
+            // The saved restaurant shows selected on the full list, even if a search was open.
+            effects = closeSearch()
             form = nil
             screen = .list
             ownChanges.insert(restaurant.id)
             liveChanges[restaurant.id] = nil
+            let place = viewportPlace()
             list.insertOptimistically(restaurant, select: true)
+            restoreViewport(place)
             if let index = list.selectedIndex { scrollOffset = min(scrollOffset, index) }
-            effects = []
         case .saveFailed(let error):
             form?.saveFailed(error)
             effects = []
         case .deleteSucceeded(let id):
             list.confirmRemoval(id: id)
+            updateSavedList { $0.confirmRemoval(id: id) }
             effects = []
         case .deleteFailed(let id, let error):
             let name = list.confirmed.first { $0.id == id }?.name ?? id
             list.cancelRemoval(id: id)
+            updateSavedList { $0.cancelRemoval(id: id) }
             errorBanner = ErrorBanner(message: "Couldn't delete “\(name)”: \(error.message)", retry: nil)
             effects = []
         case .remoteChanges(let changes):
@@ -70,6 +77,7 @@ extension AppState {
             effects = []
         }
         keepSelectionVisible()
+        pruneNewAbove()
         effects += loadMoreIfNeeded()
         effects += thumbnailEffects()
         return effects
@@ -88,6 +96,7 @@ extension AppState {
             guard key == .character("y") || key == .character("Y") else { return [] }
             return delete(id: id)
         }
+        if let effects = handleSearchKey(key) { return effects }
         switch key {
         case .character("?"):
             isHelpVisible = true
@@ -216,7 +225,7 @@ extension AppState {
         return startRefresh()
     }
 
-    private mutating func startRefresh() -> [Effect] {
+    mutating func startRefresh() -> [Effect] {
         liveChanges = [:]
         if !list.isLoaded {
             guard !isLoadingFirstPage else { return [] }
@@ -228,7 +237,7 @@ extension AppState {
         return [.refresh(limit: config.pageSize)]
     }
 
-    private mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
+    mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
         switch (request, result) {
         case (.first, .success(let page)):
             isLoadingFirstPage = false
@@ -242,11 +251,11 @@ extension AppState {
         case (.refresh, .success(let page)):
             isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
-            // Keep the selected restaurant on the same screen row while rows arrive above it.
-            let rowOnScreen = (list.selectedIndex ?? 0) - scrollOffset
+            // At the top the new rows show above the selection; scrolled, the reader keeps their place.
+            let place = viewportPlace()
             list.mergeRefresh(page)
             if list.selectedIndex == nil { list.select(index: 0) }
-            scrollOffset = max(0, (list.selectedIndex ?? 0) - rowOnScreen)
+            restoreViewport(place)
         case (.refresh, .failure(let error)):
             isRefreshing = false
             errorBanner = ErrorBanner(message: "Couldn't refresh: \(error.message)", retry: .refresh(limit: config.pageSize))
@@ -265,6 +274,7 @@ extension AppState {
     }
 
     private mutating func loadMoreIfNeeded() -> [Effect] {
+        if search != nil { return searchLoadMoreIfNeeded() }
         guard !isLoadingMore, !isPagingBlocked, !isLoadingFirstPage, list.isLoaded,
               let cursor = list.cursor, list.needsMore(threshold: max(5, visibleRowCount)) else { return [] }
         isLoadingMore = true
@@ -294,6 +304,7 @@ extension AppState {
         ownChanges.insert(id)
         liveChanges[id] = nil
         list.removeOptimistically(id: id)
+        updateSavedList { $0.removeOptimistically(id: id) }
         if case .detail(let shown) = screen, shown == id { screen = .list }
         return [.delete(id: id)]
     }

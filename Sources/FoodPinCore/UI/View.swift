@@ -78,6 +78,8 @@ struct Renderer {
         } else if let error = state.errorBanner {
             let text = TextSanitizer.line(error.message) + (error.retry == nil ? "" : " — r to retry")
             banner((unicode ? "✗ " : "! ") + text, style: theme.error, y: y)
+        } else if let searchStatus {
+            grid.put(searchStatus, x: 1, y: y, style: theme.status)
         } else if state.isRefreshing {
             grid.put(spinner + "Refreshing…", x: 1, y: y, style: theme.status)
         } else if let live = state.liveBannerText {
@@ -111,10 +113,24 @@ struct Renderer {
         renderImage(state.thumbnails[key], size: key.size, x: x, y: y, selected: selected)
     }
 
+    /// Places an image's encoded photo when it has one and fits on screen whole: blank cells
+    /// under it (so the text grid stays correct), the photo in `grid.images` for the adapter.
+    mutating func placePixels(_ image: any ThumbnailImage, box: ThumbnailSize, full: ThumbnailSize, x: Int, y: Int,
+                              selected: Bool) -> Bool {
+        guard let pixels = image.pixels, box == full else { return false }
+        let origin = image.pixelOrigin
+        guard origin.column + pixels.columns <= box.columns, origin.row + pixels.rows <= box.rows else { return false }
+        grid.fill(x: x, y: y, width: box.columns, height: box.rows, style: selected ? theme.selected : .plain)
+        grid.images.append(ImagePlacement(x: x + origin.column, y: y + origin.row, image: pixels))
+        return true
+    }
+
     /// Draws an image's cells, clipped to `size` and above the help bar.
     mutating func renderImage(_ outcome: ThumbnailOutcome?, size fullSize: ThumbnailSize, x: Int, y: Int, selected: Bool) {
         let size = ThumbnailSize(columns: fullSize.columns, rows: max(0, min(fullSize.rows, height - 1 - y)))
         switch outcome {
+        case .image(let image)? where placePixels(image, box: size, full: fullSize, x: x, y: y, selected: selected):
+            break
         case .image(let image)?:
             for row in 0..<min(size.rows, image.rows) {
                 for column in 0..<min(size.columns, image.columns) {

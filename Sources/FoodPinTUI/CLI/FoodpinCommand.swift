@@ -21,25 +21,33 @@ struct FoodpinCommand: ParsableCommand {
     var demo = false
 
     mutating func run() throws {
+        ensureKnownTerminal()
         let colorMode = resolveColorMode(options.color)
         let code: Int32
         if demo {
             code = runInteractive(app: DemoApp(colorMode: colorMode), colorMode: colorMode)
         } else {
-            code = runInteractive(app: makeDiscoverApp(colorMode: colorMode), colorMode: colorMode)
+            let imageMode = resolveImageMode(options.imageChoice)
+            code = runInteractive(app: makeDiscoverApp(colorMode: colorMode, imageMode: imageMode), colorMode: colorMode,
+                                  imageMode: imageMode)
         }
         if code != 0 { throw ExitCode(code) }
     }
 
     /// The Discover screen on LocalCloud: the backend seeds on its first query, so the
     /// spinner shows while a fresh container is filled.
-    private func makeDiscoverApp(colorMode: ColorMode) -> DiscoverApp {
+    private func makeDiscoverApp(colorMode: ColorMode, imageMode: ImageMode) -> DiscoverApp {
         let session = CloudSession(options: options)
-        let thumbnails = options.noImages ? nil : session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode))
+        // With pixels, each thumbnail is also encoded for the terminal at its cells' real pixel size.
+        let encoder = imageMode.usesPixels
+            ? ChafaEncoder(mode: imageMode, cellPixels: TerminalImageProbe.cellPixelSize()) : nil
+        let showsImages = imageMode != .none
+        let thumbnails = showsImages
+            ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
         let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails)
         let config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
-            showsImages: !options.noImages, debug: options.debug)
+            showsImages: showsImages, debug: options.debug)
         return DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FoodPinCore
 
 /// Options shared by the screen and the `list`/`add` subcommands.
 ///
@@ -16,8 +17,17 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "The cloud environment: development or production.")
     var environment: CloudEnvironmentOption?
 
-    @Flag(name: .customLong("no-images"), help: "Do not load or draw thumbnails.")
+    @Flag(name: .customLong("no-images"), help: "Do not load or draw thumbnails (the same as --images none).")
     var noImages = false
+
+    @Option(help: ArgumentHelp(
+        "Thumbnails: auto, kitty, sixel, iterm, symbols or none. auto asks the terminal (kitty graphics query, DA1) "
+            + "and falls back to symbols; inside tmux or screen it uses symbols.",
+        valueName: "mode"))
+    var images: ImageModeDecision.Choice?
+
+    /// `--images`, with `--no-images` as a synonym for `none`.
+    var imageChoice: ImageModeDecision.Choice { noImages ? .none : images ?? .auto }
 
     @Option(help: "Colours: auto, 256, 16, 8 or none. auto honours NO_COLOR and the terminal.")
     var color: ColorChoice = .auto

@@ -2,7 +2,8 @@ import ArgumentParser
 import FoodPinCore
 import Foundation
 
-/// `foodpin list [--json] [--limit N]`: restaurants newest first, through the screen's query path.
+/// `foodpin list [--json] [--limit N] [--search TEXT]`: restaurants newest first, through the
+/// screen's query path; with `--search`, those matching every word of TEXT, as `/` finds them.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
@@ -17,17 +18,21 @@ struct ListCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Print at most this many restaurants.", valueName: "n"))
     var limit: Int?
 
+    @Option(help: ArgumentHelp("Only restaurants whose name, type, location or description contain every word of this text.",
+                               valueName: "text"))
+    var search: String?
+
     func validate() throws {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
     }
 
     mutating func run() throws {
         let backend = CloudSession(options: options).backend
-        let (limit, json) = (limit, json)
+        let (limit, json, search) = (limit, json, search)
         let restaurants: [Restaurant]
         do {
             restaurants = limit == 0 ? [] : try runBlocking {
-                try await backend.restaurants(limit: limit, includingImages: json)
+                try await backend.restaurants(matching: search, limit: limit, includingImages: json)
             }
         } catch {
             printError("foodpin list: \(DiscoverError(error, while: .loadFailed).message)")

@@ -33,6 +33,14 @@ final class CursesRenderer {
         previous = nil
     }
 
+    /// Has ncurses redraw whole lines on the terminal (what is on them may have been painted
+    /// over by a photo), and refreshes.
+    func repaint(rows: Range<Int>) {
+        guard !rows.isEmpty else { return }
+        _ = wredrawln(cn_stdscr(), Int32(rows.lowerBound), Int32(rows.count))
+        _ = wrefresh(cn_stdscr())
+    }
+
     /// Draws `grid` at the top-left corner and refreshes the terminal.
     func draw(_ grid: Grid) {
         let width = min(grid.width, Int(cn_cols()))

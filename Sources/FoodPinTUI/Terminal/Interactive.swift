@@ -17,10 +17,10 @@ import FoodPinCore
 /// let code = runInteractive(app: DiscoverApp(..., colorMode: mode), colorMode: mode)
 /// throw ExitCode(code)
 /// ```
-func runInteractive(app: some TerminalApp, colorMode: ColorMode) -> Int32 {
+func runInteractive(app: some TerminalApp, colorMode: ColorMode, imageMode: ImageMode = .symbols) -> Int32 {
     prepareLocale()
     do {
-        return try TerminalRuntime(app: app, colorMode: colorMode).run()
+        return try TerminalRuntime(app: app, colorMode: colorMode, imageMode: imageMode).run()
     } catch {
         printError("foodpin: \(error.message)")
         return 1
@@ -32,6 +32,24 @@ func runInteractive(app: some TerminalApp, colorMode: ColorMode) -> Int32 {
 func resolveColorMode(_ choice: ColorChoice, environment: [String: String] = currentEnvironment()) -> ColorMode {
     let colors = cn_terminfo_colors(nil)
     return ColorPalette.resolveMode(requested: choice.mode, noColor: environment["NO_COLOR"], terminalColors: Int(colors))
+}
+
+/// Makes sure `TERM` has a terminfo entry here: one without (kitty's `xterm-kitty` over SSH is
+/// the classic case) becomes `xterm-256color`, with a one-line notice, instead of failing to start.
+/// Graphics are not decided by `TERM` but by asking the terminal.
+func ensureKnownTerminal(environment: [String: String] = currentEnvironment()) {
+    guard let term = environment["TERM"], !term.isEmpty, isatty(STDOUT_FILENO) == 1 else { return }
+    guard cn_terminfo_exists(term) == 0, cn_terminfo_exists("xterm-256color") == 1 else { return }
+    printError("foodpin: TERM=\(TextSanitizer.line(term)) has no terminfo entry here; using xterm-256color")
+    setenv("TERM", "xterm-256color", 1)
+}
+
+/// The image mode for `--images` (and `--no-images`): `auto` asks the terminal, unless inside
+/// tmux or screen, and decides from its replies.
+func resolveImageMode(_ choice: ImageModeDecision.Choice, environment: [String: String] = currentEnvironment()) -> ImageMode {
+    let replies = ImageModeDecision.needsQuery(choice, environment: environment)
+        ? TerminalImageProbe.ask(expectsKitty: ImageModeDecision.hintsKitty(environment)) : nil
+    return ImageModeDecision.decide(choice, environment: environment, replies: replies)
 }
 
 /// Uses the user's locale, so ncurses writes UTF-8; an unconfigured (ASCII "C") locale

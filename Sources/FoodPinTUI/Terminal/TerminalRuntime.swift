@@ -22,11 +22,14 @@ import FoodPinCore
 final class TerminalRuntime<App: TerminalApp> {
     private let app: App
     private let requestedColorMode: ColorMode
+    private let imageMode: ImageMode
     private let clock = ContinuousClock()
 
-    init(app: App, colorMode: ColorMode) {
+    /// - Parameter imageMode: with a pixel mode, the grid's photos are placed after each text frame.
+    init(app: App, colorMode: ColorMode, imageMode: ImageMode = .symbols) {
         self.app = app
         self.requestedColorMode = colorMode
+        self.imageMode = imageMode
     }
 
     /// Runs until the app quits or a signal stops it.
@@ -50,6 +53,8 @@ final class TerminalRuntime<App: TerminalApp> {
     private func loop(screen: CursesScreen, queue: MessageQueue<App.Message>, signals: SignalRelay) -> Int32 {
         let sink = MessageSink<App.Message> { [queue] message in queue.post(message) }
         let renderer = CursesRenderer(colorMode: screen.colorMode, hasDefaultColors: screen.hasDefaultColors)
+        let painter = ImagePainter(mode: imageMode)
+        defer { painter.clear() }
         var size = (width: screen.width, height: screen.height)
         var nextTick: ContinuousClock.Instant?
 
@@ -63,6 +68,7 @@ final class TerminalRuntime<App: TerminalApp> {
             guard now != size else { return }
             size = now
             renderer.invalidate()
+            painter.invalidate()
             _ = deliver(.resize(width: now.width, height: now.height))
         }
 
@@ -72,7 +78,9 @@ final class TerminalRuntime<App: TerminalApp> {
             pollfd(fd: queue.pipe.readFD, events: Int16(POLLIN), revents: 0),
         ]
         while !app.shouldQuit {
-            renderer.draw(app.view(width: size.width, height: size.height))
+            let grid = app.view(width: size.width, height: size.height)
+            renderer.draw(grid)
+            painter.paint(grid, repaint: renderer.repaint(rows:))
 
             if let interval = app.tickInterval {
                 if nextTick == nil { nextTick = clock.now.advanced(by: interval) }

@@ -14,6 +14,8 @@ extension Schema {
     package func checkPermission(
         _ action: RecordAction, recordType: String, user: String?, roles: Set<String>, creator: String?
     ) throws {
+        // The developer (a server-to-server key) has every permission in the public database, as in CloudKit.
+        if user == Schema.developerUserName { return }
         if user == nil && action != .read {
             throw CloudError(.notAuthenticated,
                              "Not Authenticated: \(action.keyword) on type '\(recordType)' needs a signed-in user (set LOCALCLOUD_USER)")
@@ -40,6 +42,12 @@ extension Schema {
                              "Permission Failure: \(action.keyword) operation not permitted on type '\(recordType)' for \(who)")
         }
     }
+
+    /// The user a request signed with a server-to-server key acts as: the container's developer,
+    /// who may read, create and write every record type in the public database whatever the roles grant.
+    ///
+    /// No account can take this name: account names start with a letter or a digit.
+    package static let developerUserName = "_developer"
 
     /// ``checkPermission(_:recordType:user:roles:creator:)`` with the custom roles `user` holds in this schema.
     package func checkPermission(_ action: RecordAction, recordType: String, user: String?, creator: String?) throws {

@@ -49,8 +49,12 @@ struct SQLQueryPlan {
     ///   - listIndexes: list fields with a side table of their elements (``SchemaIndexes``), which list matches use.
     ///   - fewListMatches: a list match names few rows (``listMatchesFewRows(_:listIndexes:_:)``),
     ///     so the plan should start from them, as from a full-text match.
+    ///   - largeTextMatch: the full-text match names many rows (``textMatchIsLarge(_:_:)``): walk the
+    ///     sort index in order and test each record against the match, stopping after one page,
+    ///     instead of looking every match up and sorting them all.
     static func compile(_ request: QueryRequest, context: StoreContext, locationIndexes: Set<String> = [],
-                        listIndexes: Set<String> = [], fewListMatches: Bool = false) throws -> SQLQueryPlan {
+                        listIndexes: Set<String> = [], fewListMatches: Bool = false,
+                        largeTextMatch: Bool = false) throws -> SQLQueryPlan {
         try FieldName.validate(request.recordType, what: "Record type")
         let sortExpressions = try request.sort.map { try sortExpression($0) }
         let tieAscending = request.sort.last?.ascending ?? true
@@ -66,7 +70,10 @@ struct SQLQueryPlan {
             whole.sql += " AS s\(i)"
         }
         let zoneArguments: [any DatabaseValueConvertible & Sendable] = [context.scope.rawValue, context.owner, request.zoneID.zoneName]
-        whole.sql += " FROM records r WHERE (r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?)"
+        // A full-text match with many rows pages down the sort index instead (``largeTextMatch``).
+        let drivenByRowSet = (request.predicate.hasRowSetConjunct && !largeTextMatch) || fewListMatches
+        whole.sql += " FROM records r"
+        whole.sql += " WHERE (r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?)"
         whole.arguments += zoneArguments
         whole.arguments.append(request.recordType)
         let zone = SQLFragment("scope = ? AND owner = ? AND zone = ?", zoneArguments)
@@ -80,7 +87,6 @@ struct SQLQueryPlan {
         // row IDs and sort them, not walk an index in sort order testing every record of the type
         // (its choice when the keyset or the ORDER BY fits an index). A unary `+` keeps those
         // terms from steering the plan.
-        let drivenByRowSet = request.predicate.hasRowSetConjunct || fewListMatches
         if let anchor = request.anchor {
             whole.sql += drivenByRowSet ? " AND (+(" : " AND ("
             whole += try keyset(after: anchor, sort: request.sort, expressions: sortExpressions, tieAscending: tieAscending)
@@ -425,9 +431,37 @@ struct SQLQueryPlan {
         return SQLFragment("EXISTS (SELECT 1 FROM json_each(r.fields, '\(FieldName.valuePath(name))') WHERE ")
             + condition("json_each.value") + SQLFragment(")")
     }
+
+    /// Past this many full-text matches, walking the sort index in order (one page of it, about
+    /// `limit × records ÷ matches` entries) beats looking each match up and sorting them all.
+    static let largeTextMatchThreshold = 200
+
+    /// Whether the request's full-text match names more than ``largeTextMatchThreshold`` rows,
+    /// counted in the full-text index alone and only up to the threshold (so it costs little).
+    static func textMatchIsLarge(_ request: QueryRequest, _ db: GRDB.Database) throws -> Bool {
+        guard !request.sort.isEmpty, let text = request.predicate.textSearchTexts.first,
+              let match = ftsQuery(PredicateRules.words(in: text), separator: " ") else {
+            return false
+        }
+        let count = try Int.fetchOne(db, sql: """
+            SELECT count(*) FROM (SELECT rowid FROM records_fts WHERE records_fts MATCH ? LIMIT ?)
+            """, arguments: [match, largeTextMatchThreshold]) ?? 0
+        return count >= largeTextMatchThreshold
+    }
 }
 
 extension PredicateNode {
+    /// The texts of its `self CONTAINS` conjuncts.
+    var textSearchTexts: [String] {
+        switch self {
+        case .textSearch(let text): [text]
+        case .and(let nodes): nodes.flatMap(\.textSearchTexts)
+        default: []
+        }
+    }
+
+    var hasTextSearch: Bool { !textSearchTexts.isEmpty }
+
     /// Whether the predicate is, or is an AND with, a full-text match or `recordName IN {…}`:
     /// a short list of row IDs that every result must be in.
     var hasRowSetConjunct: Bool {

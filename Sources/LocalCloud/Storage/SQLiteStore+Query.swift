@@ -29,35 +29,60 @@ extension SQLiteStore {
                 fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
             }
         }
-        let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
+        let compiled = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
                                             listIndexes: listIndexes, fewListMatches: fewListMatches)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
+            // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
+            let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false
+            let plan = isLarge
+                ? try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes, listIndexes: listIndexes,
+                                           fewListMatches: fewListMatches, largeTextMatch: true)
+                : compiled
             if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                 try requireZone(request.zoneID, context: context, db: db)
             }
-            // Decode rows in place from the statement: no copied rows.
-            let statement = try db.cachedStatement(sql: plan.sql)
-            let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
-            let firstSortColumn = SQLQueryPlan.recordColumnCount
-            var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: plan.fieldKeys)
-            var records: [Record] = []
-            records.reserveCapacity(request.limit)
-            var anchor: QueryAnchor?
-            var hasMore = false
-            while let row = try rows.next() {
-                if records.count == request.limit {
-                    hasMore = true
-                    break
-                }
-                records.append(reader.record(at: statement))
-                if records.count == request.limit {
-                    let values = (0..<plan.sortColumnCount).map { SQLScalar(row[firstSortColumn + $0] as DatabaseValue) }
-                    anchor = QueryAnchor(values: values, rowID: row[0])
+            // A broad search newest first: try the newest records' row IDs first (SQLiteStore+TextWindow).
+            if isLarge, Self.canUseTextWindow(request),
+               let floor = try Self.textWindowFloor(request, context: context, db: db),
+               let windowed = Self.windowed(plan, floor: floor) {
+                let page = try readPage(windowed, request: request, cached: false, db: db)
+                if let last = page.next,
+                   !(try Self.textWindowMissed(request, context: context, floor: floor, before: last.createdAt,
+                                               rowID: last.rowID, db: db)) {
+                    return page.page
                 }
             }
-            let cursor = hasMore ? anchor.map(request.cursor(after:)) : nil
-            return QueryPage(records: records, cursor: cursor)
+            return try readPage(plan, request: request, cached: true, db: db).page
         }
+    }
+
+    /// Reads one page with `plan`; `next` is the row after the page (its sort value and row ID), if any.
+    private func readPage(_ plan: SQLQueryPlan, request: QueryRequest, cached: Bool, db: GRDB.Database) throws
+        -> (page: QueryPage, next: (createdAt: DatabaseValue, rowID: Int64)?) {
+        // Decode rows in place from the statement: no copied rows.
+        let statement = cached ? try db.cachedStatement(sql: plan.sql) : try db.makeStatement(sql: plan.sql)
+        let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
+        let firstSortColumn = SQLQueryPlan.recordColumnCount
+        var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: plan.fieldKeys)
+        var records: [Record] = []
+        records.reserveCapacity(request.limit)
+        var anchor: QueryAnchor?
+        var hasMore = false
+        var next: (createdAt: DatabaseValue, rowID: Int64)?
+        while let row = try rows.next() {
+            if records.count == request.limit {
+                hasMore = true
+                if plan.sortColumnCount > 0 { next = (row[firstSortColumn] as DatabaseValue, row[0]) }
+                break
+            }
+            records.append(reader.record(at: statement))
+            if records.count == request.limit {
+                let values = (0..<plan.sortColumnCount).map { SQLScalar(row[firstSortColumn + $0] as DatabaseValue) }
+                anchor = QueryAnchor(values: values, rowID: row[0])
+            }
+        }
+        let cursor = hasMore ? anchor.map(request.cursor(after:)) : nil
+        return (QueryPage(records: records, cursor: cursor), next)
     }
 }

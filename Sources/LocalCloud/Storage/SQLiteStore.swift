@@ -15,6 +15,8 @@ final class SQLiteStore: RecordStore {
     let assetsDirectory: URL
     let pool: DatabasePool
     let accessPolicy: any AccessPolicy
+    /// Commits through this store, for ``Container/changeStamp()``.
+    let commits = Atomic<UInt64>(0)
 
     /// How long a connection waits for another process's lock before giving up.
     static let busyTimeout: TimeInterval = 30
@@ -162,11 +164,14 @@ final class SQLiteStore: RecordStore {
         try Self.retryingBusy {
             try pool.writeWithoutTransaction { db in
                 var result: T?
+                var committed = false
                 try db.inTransaction(.immediate) {
                     let (value, commit) = try body(db)
                     result = value
+                    committed = commit
                     return commit ? .commit : .rollback
                 }
+                if committed { commits.add(1, ordering: .releasing) }
                 guard let result else { throw CloudError(.internalError, "Transaction produced no result") }
                 return result
             }

@@ -4,8 +4,10 @@ import Synchronization
 
 /// Watches one container for commits by any process and turns change-log rows into notifications.
 ///
-/// A dedicated read-only connection polls `PRAGMA data_version`, which changes whenever another
-/// connection (in any process) commits. Only then does it read `change_log WHERE seq > lastSeen`
+/// A dedicated read-only connection checks `PRAGMA data_version`, which changes whenever another
+/// connection (in any process) commits. It checks at once when this process commits through the
+/// store (a ``CommitSignal`` wakes it), and every `pollInterval` for commits by other processes.
+/// Only then does it read `change_log WHERE seq > lastSeen`
 /// (a rowid range) and match the rows against the user's stored subscriptions: kinds, scopes and
 /// types in memory, query predicates in SQL against just the changed rows.
 final class NotificationWatcher: Sendable {
@@ -44,6 +46,11 @@ final class NotificationWatcher: Sendable {
             if connection == nil { try? await Task.sleep(for: .seconds(1)) }
         }
         guard let connection else { return }
+        // Commits through this process's store wake the loop at once; the poll covers other processes.
+        let wakeup = Wakeup()
+        let signal = try? CommitSignal.signal(for: core.store())
+        signal?.register(wakeup)
+        defer { signal?.unregister(wakeup) }
         var state = WatchState(user: user)
         do {
             // data_version first: a commit between the two reads is then either counted as
@@ -59,7 +66,7 @@ final class NotificationWatcher: Sendable {
             return
         }
         while !Task.isCancelled {
-            try? await Task.sleep(for: pollInterval)
+            await wakeup.wait(upTo: pollInterval)
             if Task.isCancelled { break }
             do {
                 let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
@@ -222,5 +229,128 @@ final class NotificationWatcher: Sendable {
             changeDate: Date(timeIntervalSince1970: change.at),
             notificationInfo: watched.info,
             changeSequence: change.seq)
+    }
+}
+
+/// Wakes this process's notification watchers when a transaction commits through a store, so a
+/// change is delivered in milliseconds rather than at the next poll.
+///
+/// ```swift
+/// let signal = try CommitSignal.signal(for: store)
+/// signal.register(wakeup)          // wakeup.wait(upTo:) now returns at the next commit
+/// ```
+///
+/// One per store: a GRDB transaction observer on the store's pool that observes no row events
+/// (so it costs nothing per statement) and fires every registered ``Wakeup`` after each commit.
+/// Commits by other processes are not seen here; the watchers' `data_version` poll finds those.
+final class CommitSignal: Sendable {
+    private let wakeups = Mutex<[ObjectIdentifier: Wakeup]>([:])
+
+    private final class Observer: TransactionObserver, Sendable {
+        let signal: CommitSignal
+        init(_ signal: CommitSignal) { self.signal = signal }
+        func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool { false }
+        func databaseDidChange(with event: DatabaseEvent) {}
+        func databaseDidCommit(_ db: GRDB.Database) { signal.fire() }
+        func databaseDidRollback(_ db: GRDB.Database) {}
+    }
+
+    private final class Installed: @unchecked Sendable {
+        weak var pool: DatabasePool?
+        let signal: CommitSignal
+        init(pool: DatabasePool, signal: CommitSignal) {
+            self.pool = pool
+            self.signal = signal
+        }
+    }
+
+    /// By store file; the pool is kept weakly, so a store closed and reopened gets a new observer.
+    private static let installed = Mutex<[String: Installed]>([:])
+
+    /// The signal of `store`, installing its observer on first use.
+    static func signal(for store: SQLiteStore) -> CommitSignal {
+        let key = store.fileURL.standardizedFileURL.path
+        let (signal, isNew) = installed.withLock { installed -> (CommitSignal, Bool) in
+            if let existing = installed[key], existing.pool === store.pool { return (existing.signal, false) }
+            let signal = CommitSignal()
+            installed[key] = Installed(pool: store.pool, signal: signal)
+            return (signal, true)
+        }
+        // Outside the lock: adding an observer waits for the pool's writer.
+        if isNew { store.pool.add(transactionObserver: Observer(signal), extent: .databaseLifetime) }
+        return signal
+    }
+
+    func register(_ wakeup: Wakeup) {
+        wakeups.withLock { $0[ObjectIdentifier(wakeup)] = wakeup }
+    }
+
+    func unregister(_ wakeup: Wakeup) {
+        _ = wakeups.withLock { $0.removeValue(forKey: ObjectIdentifier(wakeup)) }
+    }
+
+    /// Called on the writer's thread right after a commit: only flips flags and resumes waiters.
+    func fire() {
+        for wakeup in wakeups.withLock({ Array($0.values) }) { wakeup.fire() }
+    }
+}
+
+/// A one-slot doorbell: ``fire()`` wakes the current ``wait(upTo:)``, or the next one when nobody waits,
+/// so a ring between two waits is never lost. Rings while nobody waits collapse into one.
+final class Wakeup: Sendable {
+    private struct State {
+        var pending = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    func fire() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard let waiter = state.waiter else {
+                state.pending = true
+                return nil
+            }
+            state.waiter = nil
+            return waiter
+        }
+        waiter?.resume()
+    }
+
+    /// Returns at the next ring (at once for one since the last wait), after `timeout`, or on cancellation.
+    func wait(upTo timeout: Duration) async {
+        let rang = state.withLock { state -> Bool in
+            defer { state.pending = false }
+            return state.pending
+        }
+        if rang { return }
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.ring() }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    private func ring() async {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let now = state.withLock { state -> Bool in
+                    if state.pending || Task.isCancelled {
+                        state.pending = false
+                        return true
+                    }
+                    state.waiter = continuation
+                    return false
+                }
+                if now { continuation.resume() }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
     }
 }

@@ -8,8 +8,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// Each iteration opens its own read-only connection and polls `PRAGMA data_version`
-/// (every ``pollInterval``), which changes when any process commits. Only then does it read
+/// Each iteration opens its own read-only connection and checks `PRAGMA data_version`, which
+/// changes when any process commits: at once when this process commits through the container's
+/// store, and every ``pollInterval`` for commits by other processes. Only then does it read
 /// the change log after the last sequence it saw and match the new rows against the
 /// subscriptions stored in the container, so an idle iteration costs almost nothing.
 /// Iteration starts at the current end of the log: earlier changes are not replayed.
@@ -21,7 +22,8 @@ public struct Notifications: AsyncSequence, Sendable {
     let core: ContainerCore
     /// Deliver changes after this change-log position; `nil` starts at the end of the log.
     let startSequence: Int64?
-    /// How often the watcher checks for commits; the delivery latency is about this plus the match.
+    /// How often the watcher checks for commits by other processes; the delivery latency of those is
+    /// about this plus the match. Commits through this process's store are seen at once.
     public var pollInterval: Duration = .milliseconds(100)
 
     public struct AsyncIterator: AsyncIteratorProtocol {
@@ -54,4 +56,16 @@ extension Container {
     public func notifications(since token: ServerChangeToken) -> Notifications {
         Notifications(configuration: configuration, core: core, startSequence: token.sequence)
     }
+
+    /// The notifications for changes after change-log position `sequence` (a ``Notification/changeSequence``
+    /// seen earlier), then live ones: how the server resumes a push stream from a client's last event.
+    package func notifications(afterSequence sequence: Int64) -> Notifications {
+        Notifications(configuration: configuration, core: core, startSequence: max(0, sequence))
+    }
+}
+
+extension ServerChangeToken {
+    /// The change-log position the token stands at: what ``Notification/changeSequence`` counts,
+    /// so a push stream can say where it starts.
+    package var changeSequence: Int64 { sequence }
 }

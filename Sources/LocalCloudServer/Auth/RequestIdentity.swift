@@ -24,6 +24,7 @@ struct RequestIdentity: Sendable, Hashable {
         }
     }
 
-    /// The user name server-to-server requests act as (`_developer` as a record's creator).
-    static let developerUserName = "_developer"
+    /// The user name server-to-server requests act as: LocalCloud's developer, with every permission in
+    /// the public database (`__developer` as a record's creator).
+    static let developerUserName = Schema.developerUserName
 }

@@ -40,12 +40,12 @@ extension ServerError {
         switch error {
         case let error as ServerError: self = error
         case let error as CloudError: self.init(error)
-        case let error as HTTPError:
+        case let error as any HTTPResponseError:
             switch error.status.code {
             case 413: self.init(.quotaExceeded, "The request body is larger than the server accepts")
             case 404: self.init(.notFound, "No such endpoint")
             case 405: self.init(.badRequest, "This endpoint does not accept that method")
-            case 400..<500: self.init(.badRequest, error.body ?? "Bad request")
+            case 400..<500: self.init(.badRequest, (error as? HTTPError)?.body ?? "Bad request")
             default: self.init(.internalError, "The server could not complete the request")
             }
         default: self.init(.internalError, "The server could not complete the request")

@@ -12,6 +12,8 @@ struct DatabaseCall: Sendable {
     var container: Container
     var database: Database
     var body: JSONValue
+    /// The body as sent: the response cache's key and the signature's input.
+    var rawBody: [UInt8]
     /// `scheme://host:port` as the client reached the server, for URLs it returns.
     var baseURL: String
     var assets: AssetWireMapping
@@ -56,15 +58,21 @@ extension CloudServer {
 
     /// Registers a database endpoint: authenticates, opens the database as the caller, parses the
     /// body under the JSON limit, and writes the handler's JSON.
+    ///
+    /// A `cached` endpoint is a pure read: its response is kept until the next commit and answers
+    /// `If-None-Match` with 304 (see ``ResponseCache``).
     func onDatabase(
-        _ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ endpoint: String,
+        _ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ endpoint: String, cached: Bool = false,
         _ handler: @escaping @Sendable (DatabaseCall) async throws -> JSONValue
     ) {
         router.on(RouterPath("\(Self.databasePath)/\(endpoint)"), method: method) { request, context in
             let call = try await self.databaseCall(request, context: context)
             do {
                 if call.scope != .public { try call.requireUser("The \(call.scope) database") }
-                return Self.jsonResponse(try await handler(call).bytes)
+                guard cached else { return Self.jsonResponse(try await handler(call).bytes) }
+                return try await self.cachedResponse(call, endpoint: endpoint, ifNoneMatch: request.headers[.ifNoneMatch]) {
+                    try await handler(call).bytes
+                }
             } catch let error as CloudError where error.code == .notAuthenticated {
                 // A write or private read without a user: tell the client where to sign in.
                 var serverError = ServerError(error)
@@ -72,6 +80,25 @@ extension CloudServer {
                 throw serverError
             }
         }
+    }
+
+    func cachedResponse(_ call: DatabaseCall, endpoint: String, ifNoneMatch: String?,
+                        compute: () async throws -> [UInt8]) async throws -> Response {
+        let key = ResponseCache.Key(container: call.containerIdentifier, environment: call.environment, scope: call.scope,
+                                    user: call.identity.userName, endpoint: endpoint, body: call.rawBody)
+        let stamp = try call.container.changeStamp()
+        let entry: ResponseCache.Entry
+        if let hit = responses.entry(key, stamp: stamp) {
+            entry = hit
+        } else {
+            entry = responses.store(key, stamp: stamp, bytes: try await compute())
+        }
+        if ifNoneMatch == entry.etag {
+            return Response(status: .notModified, headers: [.eTag: entry.etag])
+        }
+        var response = Self.jsonResponse(entry.bytes)
+        response.headers[.eTag] = entry.etag
+        return response
     }
 
     func databaseCall(_ request: Request, context: ServerRequestContext) async throws -> DatabaseCall {
@@ -101,7 +128,8 @@ extension CloudServer {
         let assets = assetMapping(container: container, baseURL: baseURL, containerIdentifier: containerIdentifier, environment: environment)
         return DatabaseCall(
             containerIdentifier: containerIdentifier, environment: environment, scope: scope, identity: identity,
-            container: container, database: container.database(with: scope), body: body, baseURL: baseURL, assets: assets)
+            container: container, database: container.database(with: scope), body: body, rawBody: bytes,
+            baseURL: baseURL, assets: assets)
     }
 
     func authenticate(_ request: Request, containerIdentifier: String, environment: Container.Environment,
@@ -135,7 +163,7 @@ extension CloudServer {
         do {
             let buffer = try await request.body.collect(upTo: limit)
             return Array(buffer.readableBytesView)
-        } catch let error as HTTPError where error.status == .contentTooLarge {
+        } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw ServerError(.quotaExceeded, "The request body is larger than \(limit) bytes")
         }
     }

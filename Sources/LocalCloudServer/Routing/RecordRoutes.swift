@@ -10,8 +10,8 @@ extension CloudServer {
     static let maximumItems = 400
 
     func addRecordRoutes(to router: Router<ServerRequestContext>) {
-        onDatabase(router, .post, "records/query") { call in try await Self.query(call) }
-        onDatabase(router, .post, "records/lookup") { call in try await Self.lookup(call) }
+        onDatabase(router, .post, "records/query", cached: true) { call in try await Self.query(call) }
+        onDatabase(router, .post, "records/lookup", cached: true) { call in try await Self.lookup(call) }
         onDatabase(router, .post, "records/modify") { call in try await Self.modify(call) }
         onDatabase(router, .post, "records/changes") { call in try await Self.recordChanges(call) }
     }

@@ -19,6 +19,7 @@ package struct CloudServer: Sendable {
     let authenticator: any RequestAuthenticator
     let logger: Logger
     let uploads = UploadGrants()
+    let responses = ResponseCache()
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger) {
         self.configuration = configuration
@@ -39,7 +40,9 @@ package struct CloudServer: Sendable {
         router.add(middleware: RequestLogMiddleware(logger: logger))
         router.add(middleware: ErrorResponseMiddleware())
         addRoutes(to: router)
-        let http = HTTP1Channel.Configuration(idleTimeout: .nanoseconds(Int64(configuration.readTimeout.components.seconds) * 1_000_000_000))
+        let readTimeout = TimeAmount.seconds(max(1, configuration.readTimeout.components.seconds))
+        let http = HTTP1Channel.Configuration(
+            additionalChannelHandlers: [RequestHeadDeadline(timeout: readTimeout)], idleTimeout: readTimeout)
         let server: HTTPServerBuilder
         if let certificate = configuration.tlsCertificatePath, let key = configuration.tlsKeyPath {
             let tls = TLSConfiguration.makeServerConfiguration(
@@ -69,7 +72,11 @@ package struct CloudServer: Sendable {
         addZoneRoutes(to: router)
         addChangeRoutes(to: router)
         addSubscriptionRoutes(to: router)
+        addNotificationStreamRoutes(to: router)
+        addTokenRoutes(to: router)
         addAssetRoutes(to: router)
+        addAuthRoutes(to: router)
+        addUserRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
         }

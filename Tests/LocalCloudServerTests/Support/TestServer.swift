@@ -18,6 +18,30 @@ final class TestServer: Sendable {
     /// Starts the server and waits (with a deadline) until it accepts connections.
     static func start(
         authenticator: any RequestAuthenticator = StaticAuthenticator(),
+        logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        try await start(makeAuthenticator: { _ in authenticator }, logger: logger, configure: configure)
+    }
+
+    /// Starts with the real ``TokenAuthenticator`` over the data directory's identity store; make tokens,
+    /// users and keys through ``identity``. A cheap bcrypt cost keeps tests fast; `now` is the server's clock.
+    static func startWithIdentity(
+        now: @escaping @Sendable () -> Date = { Date() },
+        throttle: SigninThrottle = SigninThrottle(),
+        logger: Logger? = nil,
+        configure: (inout ServerConfiguration) -> Void = { _ in }
+    ) async throws -> TestServer {
+        try await start(makeAuthenticator: { configuration in
+            TokenAuthenticator(store: SQLiteIdentityStore(dataDirectory: configuration.dataDirectory),
+                               tokenLifetime: configuration.tokenLifetime, hasher: PasswordHasher(cost: 4),
+                               throttle: throttle, now: now)
+        }, logger: logger, configure: configure)
+    }
+
+    static func start(
+        makeAuthenticator: (ServerConfiguration) -> any RequestAuthenticator,
+        logger: Logger? = nil,
         configure: (inout ServerConfiguration) -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)", isDirectory: true)
@@ -25,8 +49,12 @@ final class TestServer: Sendable {
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.port = 0
         configure(&configuration)
-        var logger = Logger(label: "test-server")
-        logger.logLevel = .warning
+        let authenticator = makeAuthenticator(configuration)
+        let logger = logger ?? {
+            var logger = Logger(label: "test-server")
+            logger.logLevel = .warning
+            return logger
+        }()
         // The FoodPin schema, so queries find the indexes CloudKit would require.
         let schemaText = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../Assets/FoodPin.ckdb").standardized, encoding: .utf8)
@@ -50,13 +78,27 @@ final class TestServer: Sendable {
             task.cancel()
             throw CloudError(.internalError, "The test server did not start within 30 s")
         }
-        return TestServer(baseURL: url, dataDirectory: directory, task: task)
+        return TestServer(baseURL: url, dataDirectory: directory, task: task, authenticator: authenticator)
     }
 
-    private init(baseURL: String, dataDirectory: URL, task: Task<Void, any Error>) {
+    private init(baseURL: String, dataDirectory: URL, task: Task<Void, any Error>, authenticator: any RequestAuthenticator) {
         self.baseURL = baseURL
         self.dataDirectory = dataDirectory
         self.task = task
+        self.authenticator = authenticator
+    }
+
+    /// The server's authenticator; with ``startWithIdentity(now:throttle:logger:configure:)``, a ``TokenAuthenticator``.
+    let authenticator: any RequestAuthenticator
+
+    /// The identity store of a server started with ``startWithIdentity(now:throttle:logger:configure:)``.
+    var identity: any IdentityStore {
+        get throws {
+            guard let authenticator = authenticator as? TokenAuthenticator else {
+                throw CloudError(.internalError, "This test server was started without an identity store")
+            }
+            return authenticator.store
+        }
     }
 
     func stop() async {
@@ -121,5 +163,22 @@ extension JSONValue {
             else { current = current?[key] }
         }
         return current
+    }
+}
+
+/// A request kept for re-sending with different headers (ETag round trips).
+struct HTTPClientRequestBuilder {
+    var url: String
+    var body: String
+    var headers: [(String, String)] = []
+
+    func send() async throws -> (status: Int, headers: HTTPHeaders, body: [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        for (name, value) in headers { request.headers.add(name: name, value: value) }
+        request.body = .bytes(ByteBuffer(bytes: Array(body.utf8)))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let buffer = try await response.body.collect(upTo: 64 * 1024 * 1024)
+        return (Int(response.status.code), response.headers, Array(buffer.readableBytesView))
     }
 }

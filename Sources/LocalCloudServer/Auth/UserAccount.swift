@@ -1,0 +1,18 @@
+import Foundation
+
+/// An account that can sign in to a container.
+package struct UserAccount: Sendable, Hashable {
+    package var name: String
+    package var created: Date
+    /// Listed by `users/discover`.
+    package var discoverable: Bool
+
+    package init(name: String, created: Date, discoverable: Bool = true) {
+        self.name = name
+        self.created = created
+        self.discoverable = discoverable
+    }
+
+    /// The account's user record name, as records name their creator (`_alice`).
+    package var userRecordName: String { "_" + name }
+}

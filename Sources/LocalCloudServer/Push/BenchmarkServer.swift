@@ -1,0 +1,31 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The real server with fixed credentials on a free loopback port, for `localcloud-bench push`:
+/// API token ``apiToken``; web auth token `user-NAME` acts as NAME. `localcloud serve` never uses it.
+///
+/// ```swift
+/// try await BenchmarkServer.run(dataDirectory: dir) { baseURL in … }   // until the task is cancelled
+/// ```
+package enum BenchmarkServer {
+    package static let apiToken = "bench-api-token"
+
+    package static func run(dataDirectory: URL, onListening: @escaping @Sendable (String) async -> Void) async throws {
+        var configuration = ServerConfiguration(dataDirectory: dataDirectory)
+        configuration.port = 0
+        var logger = Logger(label: "bench-server")
+        logger.logLevel = .warning
+        let server = CloudServer(configuration: configuration, authenticator: FixedCredentials(), logger: logger)
+        try await server.makeApplication(onListening: onListening).run()
+    }
+
+    private struct FixedCredentials: RequestAuthenticator {
+        func authenticate(_ request: AuthenticationRequest) async throws -> RequestIdentity {
+            guard request.apiToken == BenchmarkServer.apiToken else { throw ServerError(.authenticationFailed, "Unknown API token") }
+            guard let token = request.webAuthToken else { return .anonymous }
+            guard token.hasPrefix("user-") else { throw ServerError(.authenticationFailed, "Unknown web auth token") }
+            return RequestIdentity(kind: .user(String(token.dropFirst(5))))
+        }
+    }
+}

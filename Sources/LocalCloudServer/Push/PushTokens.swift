@@ -1,0 +1,110 @@
+import Crypto
+import Foundation
+import LocalCloud
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The APNs-style tokens `tokens/create` hands out: stateless, signed with a key kept in the data
+/// directory, so any server (or a restarted one) over that directory accepts them.
+///
+/// ```swift
+/// let tokens = try PushTokens.forDataDirectory(dataDirectory)
+/// let token = tokens.issue(PushTokens.Claims(container: "iCloud.A", environment: .development, user: "alice", apnsEnvironment: "development"))
+/// let claims = try tokens.verify(token)        // who the token delivers to
+/// ```
+///
+/// A token is `base64url(claims JSON).base64url(HMAC-SHA256(key, claims JSON))`; verification is a
+/// constant-time MAC check. The key file (`.push-token-key`, 32 random bytes, mode 0600) cannot
+/// collide with a container, whose identifiers never start with a dot.
+final class PushTokens: Sendable {
+    struct Claims: Sendable, Hashable {
+        var container: String
+        var environment: Container.Environment
+        var user: String
+        var apnsEnvironment: String
+    }
+
+    private let key: SymmetricKey
+    /// Where each token's long-poll stopped. In memory: after a restart a token's poll starts at the
+    /// end of the log (the client fetches changes anyway, as CloudKit asks of every push).
+    let cursors = Mutex<[String: NotificationCursor]>([:])
+
+    init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    static let keyFileName = ".push-token-key"
+    private static let byDirectory = Mutex<[String: PushTokens]>([:])
+
+    /// The tokens of a data directory, its key created on first use (atomically, so servers racing agree).
+    static func forDataDirectory(_ directory: URL) throws -> PushTokens {
+        let path = directory.standardizedFileURL.path
+        return try byDirectory.withLock { cache in
+            if let tokens = cache[path] { return tokens }
+            let tokens = try load(from: directory)
+            cache[path] = tokens
+            return tokens
+        }
+    }
+
+    /// The tokens of a data directory, reading (or creating) its key; not cached.
+    static func load(from directory: URL) throws -> PushTokens {
+        PushTokens(key: SymmetricKey(data: try loadOrCreateKey(in: directory)))
+    }
+
+    private static func loadOrCreateKey(in directory: URL) throws -> [UInt8] {
+        let url = directory.appendingPathComponent(keyFileName)
+        if let bytes = try? Data(contentsOf: url), bytes.count == 32 { return Array(bytes) }
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fresh = (0..<32).map { _ in UInt8.random(in: .min ... .max) }
+        let temporary = directory.appendingPathComponent("\(keyFileName).\(UUID().uuidString)")
+        try Data(fresh).write(to: temporary, options: .atomic)
+        chmod(temporary.path, 0o600)
+        defer { try? FileManager.default.removeItem(at: temporary) }
+        // link(2) fails if the key exists: whoever linked first wins, everyone reads that key.
+        if link(temporary.path, url.path) != 0 && errno != EEXIST {
+            throw CloudError(.internalError, "Cannot create the push token key in the data directory")
+        }
+        let bytes = try Data(contentsOf: url)
+        guard bytes.count == 32 else { throw CloudError(.internalError, "The push token key in the data directory is damaged") }
+        return Array(bytes)
+    }
+
+    func issue(_ claims: Claims) -> String {
+        let payload = JSONValue.object([
+            "c": .string(claims.container), "e": .string(claims.environment == .production ? "production" : "development"),
+            "u": .string(claims.user), "a": .string(claims.apnsEnvironment),
+            "n": .string(UUID().uuidString), "t": .int(Int64(Date().timeIntervalSince1970)),
+        ]).bytes
+        let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
+        return Self.base64URL(payload) + "." + Self.base64URL(Array(mac))
+    }
+
+    /// - Throws: BAD_REQUEST for a token this server's key did not sign.
+    func verify(_ token: String) throws -> Claims {
+        let parts = token.split(separator: ".", omittingEmptySubsequences: false)
+        guard token.utf8.count < 2048, parts.count == 2, let payload = Self.unbase64URL(parts[0]), let mac = Self.unbase64URL(parts[1]),
+              HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key),
+              let json = try? JSONValue.parse(payload),
+              let container = json["c"]?.stringValue, let environment = json["e"]?.stringValue,
+              let user = json["u"]?.stringValue, let apns = json["a"]?.stringValue
+        else {
+            throw ServerError(.badRequest, "apnsToken is not a token this server issued")
+        }
+        return Claims(container: container, environment: environment == "production" ? .production : .development,
+                      user: user, apnsEnvironment: apns)
+    }
+
+    static func base64URL(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    static func unbase64URL(_ text: Substring) -> [UInt8]? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.utf8.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64).map(Array.init)
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import Hummingbird
+import LocalCloud
+import NIOCore
+
+// tokens/create, tokens/register (no database segment), and the webcourier long-poll they point to.
+extension CloudServer {
+    /// How long a webcourier poll waits for a notification before answering 204; `?timeout=` (seconds) can shorten it.
+    static let longPollTimeout: Duration = .seconds(30)
+
+    func addTokenRoutes(to router: Router<ServerRequestContext>) {
+        // CloudKit JS calls /device/1/…; the reference prints /database/1/…: serve both.
+        for service in ["device", "database"] {
+            router.post("\(service)/1/:container/:environment/tokens/create") { request, context in
+                try await self.createToken(request, context: context)
+            }
+            router.post("\(service)/1/:container/:environment/tokens/register") { request, context in
+                try await self.registerToken(request, context: context)
+            }
+        }
+        router.get("device/1/:container/:environment/webcourier/:token") { request, context in
+            try await self.webcourierPoll(request, context: context)
+        }
+    }
+
+    /// `{apnsEnvironment}` → `{apnsEnvironment, apnsToken, webcourierURL}` for the signed-in user.
+    func createToken(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let (body, claims) = try await tokenRequest(request, context: context)
+        let apnsEnvironment = try Self.apnsEnvironment(body)
+        var issued = claims
+        issued.apnsEnvironment = apnsEnvironment
+        let token = try PushTokens.forDataDirectory(configuration.dataDirectory).issue(issued)
+        return Self.jsonResponse(tokenJSON(token, claims: issued, request: request).bytes)
+    }
+
+    /// `{apnsToken, apnsEnvironment}`: checks the token is this server's and the caller's.
+    func registerToken(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let (body, caller) = try await tokenRequest(request, context: context)
+        guard let token = body["apnsToken"]?.stringValue else { throw ServerError(.badRequest, "'apnsToken' is missing") }
+        let claims = try PushTokens.forDataDirectory(configuration.dataDirectory).verify(token)
+        guard claims.container == caller.container, claims.environment == caller.environment, claims.user == caller.user else {
+            throw ServerError(.accessDenied, "apnsToken was issued to another user, container or environment")
+        }
+        _ = try Self.apnsEnvironment(body)
+        return Self.jsonResponse(tokenJSON(token, claims: claims, request: request).bytes)
+    }
+
+    /// The next notification for the token's user as CloudKit's push payload (200), or 204 when
+    /// none came within the timeout. The token is the credential: it names its user and is signed.
+    func webcourierPoll(_ request: Request, context: ServerRequestContext) async throws -> Response {
+        let token = try context.parameters.require("token")
+        let tokens = try PushTokens.forDataDirectory(configuration.dataDirectory)
+        let claims = try tokens.verify(token)
+        let environment = try Self.environment(context.parameters.require("environment"))
+        guard claims.container == (try context.parameters.require("container")), claims.environment == environment else {
+            throw ServerError(.badRequest, "This webcourier URL belongs to another container or environment")
+        }
+        var timeout = Self.longPollTimeout
+        if let text = request.uri.queryParameters["timeout"] {
+            guard let seconds = Double(String(text)), seconds >= 0, seconds <= 30 else {
+                throw ServerError(.badRequest, "timeout must be a number of seconds from 0 to 30")
+            }
+            timeout = .milliseconds(Int64(seconds * 1000))
+        }
+        let container = try registry.container(claims.container, environment: environment, user: claims.user)
+        let feed = try await NotificationFeed(container: container, after: tokens.cursors.withLock { $0[token] })
+        if tokens.cursors.withLock({ $0[token] }) == nil {
+            // The first poll starts at the end of the log; later ones continue from what was delivered.
+            tokens.cursors.withLock { $0[token] = feed.start }
+        }
+        let wait = timeout
+        let next = await withTaskGroup(of: (NotificationCursor, LocalCloud.Notification)?.self) { group in
+            group.addTask {
+                for await event in feed.events() { return event }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: wait)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let (cursor, notification) = next else { return Response(status: .noContent) }
+        tokens.cursors.withLock { $0[token] = cursor }
+        return Self.jsonResponse(notification.webServicesPayload.bytes)
+    }
+
+    private func tokenRequest(_ request: Request, context: ServerRequestContext) async throws -> (JSONValue, PushTokens.Claims) {
+        let containerIdentifier = try context.parameters.require("container")
+        let environment = try Self.environment(context.parameters.require("environment"))
+        let (_, user, bytes) = try await pushContainer(request, context: context)
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(bytes)
+        } catch {
+            throw ServerError(.badRequest, "The request body is not valid JSON")
+        }
+        guard body.objectValue != nil else { throw ServerError(.badRequest, "The request body must be a JSON object") }
+        return (body, PushTokens.Claims(container: containerIdentifier, environment: environment, user: user, apnsEnvironment: "development"))
+    }
+
+    private static func apnsEnvironment(_ body: JSONValue) throws -> String {
+        switch body["apnsEnvironment"] {
+        case nil, .null?: return "development"
+        case .string("development")?: return "development"
+        case .string("production")?: return "production"
+        default: throw ServerError(.badRequest, "apnsEnvironment must be development or production")
+        }
+    }
+
+    private func tokenJSON(_ token: String, claims: PushTokens.Claims, request: Request) -> JSONValue {
+        let environment = claims.environment == .production ? "production" : "development"
+        let base = Self.baseURL(request, scheme: configuration.scheme)
+        return .object([
+            "apnsEnvironment": .string(claims.apnsEnvironment), "apnsToken": .string(token),
+            "webcourierURL": .string("\(base)/device/1/\(claims.container)/\(environment)/webcourier/\(token)"),
+        ])
+    }
+}

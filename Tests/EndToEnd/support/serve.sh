@@ -1,0 +1,62 @@
+# Start and stop `localcloud serve` from shell scripts (end-to-end tests, fuzzing, benchmarks).
+#
+#   source Tests/EndToEnd/support/serve.sh
+#   serve_start "$DATA_DIR" [more serve options]   # sets SERVE_URL, SERVE_PID, SERVE_LOG
+#   curl "$SERVE_URL/…"
+#   serve_stop                                     # SIGTERM; fails unless it exits 0
+#
+# Polls with a deadline; never sleeps a fixed time.
+
+SERVE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
+LOCALCLOUD_BIN="${LOCALCLOUD_BIN:-$SERVE_ROOT/.build/debug/localcloud}"
+SERVE_TIMEOUT="${SERVE_TIMEOUT:-60}"
+SERVE_PID=""
+
+ensure_localcloud() {
+  if [ ! -x "$LOCALCLOUD_BIN" ]; then
+    (cd "$SERVE_ROOT" && swift build --product localcloud >&2)
+  fi
+  [ -x "$LOCALCLOUD_BIN" ] || { echo "FAIL: no localcloud binary at $LOCALCLOUD_BIN" >&2; return 1; }
+}
+
+# serve_start DATA_DIR [options…]: on a free port; waits for the `listening on` line.
+serve_start() {
+  local data="$1"; shift
+  SERVE_LOG="$(mktemp "${TMPDIR:-/tmp}/localcloud-serve.XXXXXX")"
+  SERVE_OUT="$SERVE_LOG.out"
+  "$LOCALCLOUD_BIN" serve --data-dir "$data" --port 0 "$@" >"$SERVE_OUT" 2>"$SERVE_LOG" &
+  SERVE_PID=$!
+  local deadline=$((SECONDS + SERVE_TIMEOUT))
+  SERVE_URL=""
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    SERVE_URL="$(sed -n 's/^listening on \(https\{0,1\}:\/\/[^ ]*\)$/\1/p' "$SERVE_OUT" | head -1)"
+    [ -n "$SERVE_URL" ] && return 0
+    kill -0 "$SERVE_PID" 2>/dev/null || { echo "FAIL: localcloud serve exited early:" >&2; cat "$SERVE_LOG" >&2; return 1; }
+    sleep 0.05  # poll interval
+  done
+  echo "FAIL: no 'listening on' line within ${SERVE_TIMEOUT}s" >&2
+  return 1
+}
+
+# serve_stop [signal]: stops the server and checks it exits 0 within the deadline.
+serve_stop() {
+  local signal="${1:-TERM}"
+  [ -n "$SERVE_PID" ] || return 0
+  kill "-$signal" "$SERVE_PID" 2>/dev/null || true
+  local deadline=$((SECONDS + SERVE_TIMEOUT))
+  while kill -0 "$SERVE_PID" 2>/dev/null; do
+    [ "$SECONDS" -lt "$deadline" ] || { echo "FAIL: serve did not stop on SIG$signal" >&2; kill -KILL "$SERVE_PID"; return 1; }
+    sleep 0.05  # poll interval
+  done
+  local status=0
+  wait "$SERVE_PID" || status=$?
+  SERVE_PID=""
+  return "$status"
+}
+
+serve_kill() {
+  [ -n "$SERVE_PID" ] || return 0
+  kill -KILL "$SERVE_PID" 2>/dev/null || true
+  wait "$SERVE_PID" 2>/dev/null || true
+  SERVE_PID=""
+}

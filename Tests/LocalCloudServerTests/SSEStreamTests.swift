@@ -1,0 +1,259 @@
+import AsyncHTTPClient
+import Foundation
+import LocalCloud
+import NIOCore
+import Logging
+import NIOHTTP1
+import ServiceLifecycle
+import Synchronization
+import Testing
+@testable import LocalCloudServer
+
+/// A server-sent-events reader over AsyncHTTPClient's streaming body: events collect in the
+/// background until ``close()``.
+final class SSEClient: Sendable {
+    struct Event: Sendable {
+        var id: String?
+        var data: String
+        var json: JSONValue { (try? JSONValue.parse(Array(data.utf8))) ?? .null }
+    }
+
+    let status: Int
+    let contentType: String?
+    private let received = Mutex<(events: [Event], comments: [String])>(([], []))
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    private init(status: Int, contentType: String?) {
+        self.status = status
+        self.contentType = contentType
+    }
+
+    /// Opens the stream and returns once the response head arrived.
+    static func connect(_ url: String, lastEventID: String? = nil) async throws -> SSEClient {
+        var request = HTTPClientRequest(url: url)
+        request.headers.add(name: "Accept", value: "text/event-stream")
+        if let lastEventID { request.headers.add(name: "Last-Event-ID", value: lastEventID) }
+        let (heads, continuation) = AsyncStream.makeStream(of: SSEClient.self)
+        let reader = Task {
+            do {
+                let response = try await HTTPClient.shared.execute(request, timeout: .seconds(600))
+                let client = SSEClient(status: Int(response.status.code), contentType: response.headers.first(name: "Content-Type"))
+                continuation.yield(client)
+                continuation.finish()
+                var pending: [UInt8] = []
+                for try await buffer in response.body {
+                    pending.append(contentsOf: buffer.readableBytesView)
+                    while let end = Self.eventEnd(pending) {
+                        client.parse(Array(pending[..<end]))
+                        pending.removeFirst(end + 2)
+                    }
+                }
+            } catch {
+                continuation.finish()
+            }
+        }
+        guard let client = await heads.first(where: { _ in true }) else {
+            reader.cancel()
+            throw CloudError(.networkFailure, "The event stream did not open")
+        }
+        client.task.withLock { $0 = reader }
+        return client
+    }
+
+    private static func eventEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 2 else { return nil }
+        for index in 0..<(bytes.count - 1) where bytes[index] == 0x0A && bytes[index + 1] == 0x0A { return index }
+        return nil
+    }
+
+    private func parse(_ block: [UInt8]) {
+        var id: String?
+        var data: [String] = []
+        var comments: [String] = []
+        for line in String(decoding: block, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix(":") { comments.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces)) }
+            else if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+            else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
+        }
+        received.withLock { received in
+            received.comments.append(contentsOf: comments)
+            if !data.isEmpty { received.events.append(Event(id: id, data: data.joined(separator: "\n"))) }
+        }
+    }
+
+    var events: [Event] { received.withLock { $0.events } }
+    var comments: [String] { received.withLock { $0.comments } }
+
+    /// Waits (with a deadline, polling) until `count` events arrived; returns whether they did.
+    func waitForEvents(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+        await eventually(timeout: timeout) { self.events.count >= count }
+    }
+
+    func close() {
+        task.withLock { $0?.cancel() }
+    }
+
+    deinit { task.withLock { $0?.cancel() } }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if try await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return try await condition()
+}
+
+extension TestServer {
+    /// `/database/1/<container>/development/notifications` as `user`.
+    func notificationsURL(user: String?) -> String {
+        var url = "\(baseURL)/database/1/\(container)/development/notifications?ckAPIToken=\(StaticAuthenticator.apiToken)"
+        if let user { url += "&ckWebAuthToken=user-\(user)" }
+        return url
+    }
+
+    /// A query subscription on every Restaurant in the public database, for `user`.
+    func subscribeToRestaurants(user: String, id: String = "restaurants") async throws {
+        let response = try await call(endpoint: "subscriptions/modify", user: user, body: """
+            {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "\(id)", "subscriptionType": "query",
+              "query": {"recordType": "Restaurant"}, "firesOn": ["create", "update", "delete"]}}]}
+            """)
+        guard response.status == 200, response.json.at("subscriptions", "0", "subscriptionID") == .string(id) else {
+            throw CloudError(.internalError, "subscribe failed: \(response.status) \(response.json)")
+        }
+    }
+
+    func createRestaurant(_ name: String, user: String) async throws {
+        let response = try await call(endpoint: "records/modify", user: user, body: """
+            {"operations": [{"operationType": "create", "record": {"recordName": "\(name)", "recordType": "Restaurant",
+              "fields": {"name": {"value": "\(name)"}}}}]}
+            """)
+        guard response.status == 200, response.json.at("records", "0", "recordName") == .string(name) else {
+            throw CloudError(.internalError, "save failed: \(response.status) \(response.json)")
+        }
+    }
+}
+
+@Suite("SSE notification stream")
+struct SSEStreamTests {
+    @Test func deliversAnotherUsersCreateAsTheCKPayload() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        defer { stream.close() }
+        #expect(stream.status == 200)
+        #expect(stream.contentType?.hasPrefix("text/event-stream") == true)
+        #expect(await eventually { stream.comments.contains("connected") })
+
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await stream.waitForEvents(1, timeout: .seconds(5)))
+        let event = try #require(stream.events.first)
+        #expect(event.id.flatMap { Int64($0) } != nil, "the id is the change-log sequence")
+        let query = try #require(event.json.at("ck", "qry"))
+        #expect(query["sid"] == .string("restaurants"))
+        #expect(query["rid"] == .string("r1"))
+        #expect(query["fo"] == .int(1))
+        #expect(query["zid"] == .string("_defaultZone"))
+        #expect(query["dbs"] == .int(1))
+        #expect(event.json.at("ck", "cid") == .string(server.container))
+    }
+
+    @Test func lastEventIDCatchesUpWithoutDuplicates() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let first = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        #expect(await eventually { first.comments.contains("connected") })
+        try await server.createRestaurant("before", user: "bob")
+        #expect(await first.waitForEvents(1))
+        let lastID = try #require(first.events.last?.id)
+        first.close()
+
+        // Saved while the client is away.
+        try await server.createRestaurant("away1", user: "bob")
+        try await server.createRestaurant("away2", user: "bob")
+
+        let again = try await SSEClient.connect(server.notificationsURL(user: "alice"), lastEventID: lastID)
+        defer { again.close() }
+        #expect(await again.waitForEvents(2))
+        // A live save after the catch-up: when it arrives, everything before it has.
+        try await server.createRestaurant("after", user: "bob")
+        #expect(await again.waitForEvents(3))
+        let names = again.events.compactMap { $0.json.at("ck", "qry", "rid")?.stringValue }
+        #expect(names == ["away1", "away2", "after"])
+        let ids = again.events.compactMap { $0.id.flatMap { Int64($0) } }
+        #expect(ids == ids.sorted() && Set(ids).count == 3 && ids.allSatisfy { $0 > Int64(lastID)! })
+    }
+
+    @Test func onlyTheSubscribersStreamCarriesTheNotification() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let alice = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        let carol = try await SSEClient.connect(server.notificationsURL(user: "carol"))
+        defer { alice.close(); carol.close() }
+        #expect(await eventually { alice.comments.contains("connected") && carol.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await alice.waitForEvents(1))
+        #expect(carol.events.isEmpty)
+    }
+
+    @Test func needsASignedInUserAndAValidLastEventID() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        let anonymous = try await TestServer.send(.GET, server.notificationsURL(user: nil))
+        #expect(anonymous.status == 421)
+        #expect(anonymous.json["serverErrorCode"] == .string("AUTHENTICATION_REQUIRED"))
+        #expect(anonymous.json["redirectURL"]?.stringValue?.hasSuffix("/signin") == true)
+        let badID = try await TestServer.send(.GET, server.notificationsURL(user: "alice"), headers: [("Last-Event-ID", "nope")])
+        #expect(badID.status == 400)
+    }
+
+    @Test func stopsWhenTheServerStopsWithAStreamOpen() async throws {
+        let server = try await TestServer.start()
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        defer { stream.close() }
+        #expect(await eventually { stream.comments.contains("connected") })
+        let done = Flag()
+        Task {
+            await server.stop()
+            done.set()
+        }
+        #expect(await eventually(timeout: .seconds(10)) { done.isSet })
+    }
+
+    @Test func gracefulShutdownDoesNotWaitForOpenStreams() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var configuration = ServerConfiguration(dataDirectory: directory)
+        configuration.port = 0
+        var logger = Logger(label: "test-server")
+        logger.logLevel = .warning
+        let server = CloudServer(configuration: configuration, authenticator: StaticAuthenticator(), logger: logger)
+        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+        let app = try server.makeApplication { url in continuation.yield(url) }
+        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
+        let done = Flag()
+        Task {
+            try? await group.run()
+            done.set()
+        }
+        let base = try #require(await urls.first { _ in true })
+        let url = "\(base)/database/1/iCloud.com.example.Test/development/notifications?ckAPIToken=\(StaticAuthenticator.apiToken)&ckWebAuthToken=user-alice"
+        let stream = try await SSEClient.connect(url)
+        defer { stream.close() }
+        #expect(await eventually { stream.comments.contains("connected") })
+        await group.triggerGracefulShutdown()
+        #expect(await eventually(timeout: .seconds(10)) { done.isSet })
+    }
+}
+
+/// A flag one task sets and another polls.
+final class Flag: Sendable {
+    private let state = Mutex(false)
+    func set() { state.withLock { $0 = true } }
+    var isSet: Bool { state.withLock { $0 } }
+}
