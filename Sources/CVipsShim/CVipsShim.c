@@ -22,14 +22,15 @@
     X(vips_flatten) X(vips_extract_band) X(vips_array_double_newv) X(vips_area_unref) X(vips_error) \
     X(vips_error_clear) X(vips_error_buffer_copy) X(vips_enum_nick) X(vips_interpretation_get_type) \
     X(vips_band_format_get_type) \
-    X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free)
+    X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free) X(g_string_free)
 
 #define CHAFA_FUNCTIONS(X) \
     X(chafa_canvas_config_new) X(chafa_canvas_config_unref) X(chafa_canvas_config_set_symbol_map) \
     X(chafa_canvas_config_set_geometry) X(chafa_canvas_config_set_canvas_mode) X(chafa_canvas_config_set_pixel_mode) \
     X(chafa_symbol_map_new) X(chafa_symbol_map_unref) X(chafa_symbol_map_add_by_tags) X(chafa_symbol_map_remove_by_tags) \
     X(chafa_canvas_new) X(chafa_canvas_unref) X(chafa_canvas_draw_all_pixels) X(chafa_canvas_get_char_at) \
-    X(chafa_canvas_get_raw_colors_at)
+    X(chafa_canvas_get_raw_colors_at) X(chafa_canvas_config_set_cell_geometry) X(chafa_canvas_print) \
+    X(chafa_term_db_get_default) X(chafa_term_db_get_fallback_info)
 
 #define MEMBER(name) __typeof__(&name) name;
 static struct {
@@ -38,6 +39,8 @@ static struct {
 } lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+/// chafa's fallback terminal info (every pixel encoding), made once at load: read-only after.
+static ChafaTermInfo *fallback_term_info;
 static char load_error[256];
 
 /// Opens a library by its soname and resolves `names` into `lib`; false with load_error set otherwise.
@@ -71,7 +74,9 @@ static void load_libraries(void) {
     if (!ok) {
         // A half-loaded chafa is no chafa: cchafa_canvas_new then returns NULL.
         lib.chafa_canvas_new = NULL;
+        return;
     }
+    fallback_term_info = lib.chafa_term_db_get_fallback_info(lib.chafa_term_db_get_default());
 }
 
 /// Loads the libraries on first use. Returns 0 when libvips is usable.
@@ -516,4 +521,36 @@ void cchafa_canvas_colors_at(ChafaCanvas *canvas, int x, int y, int32_t *foregro
     lib.chafa_canvas_get_raw_colors_at(canvas, x, y, &fg, &bg);
     *foreground = fg;
     *background = bg;
+}
+
+int cchafa_encode(const uint8_t *pixels, int width, int height, int bands, int columns, int rows,
+                  int cell_width, int cell_height, CChafaPixelMode mode, char **out, size_t *length) {
+    *out = NULL;
+    *length = 0;
+    ensure_loaded();
+    if (!lib.chafa_canvas_new || !fallback_term_info) {
+        return -1;
+    }
+    ChafaCanvasConfig *config = lib.chafa_canvas_config_new();
+    lib.chafa_canvas_config_set_geometry(config, columns, rows);
+    lib.chafa_canvas_config_set_cell_geometry(config, cell_width, cell_height);
+    lib.chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR);
+    ChafaPixelMode pixel_mode = mode == CCHAFA_PIXELS_KITTY ? CHAFA_PIXEL_MODE_KITTY
+        : mode == CCHAFA_PIXELS_SIXELS ? CHAFA_PIXEL_MODE_SIXELS : CHAFA_PIXEL_MODE_ITERM2;
+    lib.chafa_canvas_config_set_pixel_mode(config, pixel_mode);
+    ChafaCanvas *canvas = lib.chafa_canvas_new(config);
+    lib.chafa_canvas_config_unref(config);
+    if (!canvas) {
+        return -1;
+    }
+    ChafaPixelType type = bands == 3 ? CHAFA_PIXEL_RGB8 : CHAFA_PIXEL_RGBA8_UNASSOCIATED;
+    lib.chafa_canvas_draw_all_pixels(canvas, type, pixels, width, height, width * bands);
+    GString *printed = lib.chafa_canvas_print(canvas, fallback_term_info);
+    lib.chafa_canvas_unref(canvas);
+    if (!printed) {
+        return -1;
+    }
+    *length = printed->len;
+    *out = lib.g_string_free(printed, FALSE);
+    return 0;
 }

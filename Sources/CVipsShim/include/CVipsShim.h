@@ -131,4 +131,17 @@ uint32_t cchafa_canvas_char_at(ChafaCanvas *canvas, int x, int y);
 /// A cell's raw colours: palette indices in indexed modes, negative for transparent.
 void cchafa_canvas_colors_at(ChafaCanvas *canvas, int x, int y, int32_t *foreground, int32_t *background);
 
+/// A terminal graphics protocol.
+typedef enum CChafaPixelMode {
+    CCHAFA_PIXELS_KITTY,
+    CCHAFA_PIXELS_SIXELS,
+    CCHAFA_PIXELS_ITERM2,
+} CChafaPixelMode;
+
+/// Encodes 8-bit pixels (RGB when bands is 3, unassociated RGBA when 4) as the escape sequences of
+/// `mode` covering columns x rows cells of cell_width x cell_height pixels, with chafa's fallback
+/// terminal info (which holds every encoding). *out (length bytes) is freed with cvips_free.
+int cchafa_encode(const uint8_t *pixels, int width, int height, int bands, int columns, int rows,
+                  int cell_width, int cell_height, CChafaPixelMode mode, char **out, size_t *length);
+
 #endif
