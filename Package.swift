@@ -61,10 +61,16 @@ let package = Package(
                 "LocalCloud", "CVipsShim",
             ]
         ),
+        // The options both CLIs share, and their one mapping to a Container.Configuration.
+        // Only LocalCloud and ArgumentParser: `foodpin` must not link the server's packages.
+        .target(
+            name: "LocalCloudCLI",
+            dependencies: ["LocalCloud", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         .executableTarget(
             name: "FoodPinTUI",
             dependencies: [
-                "FoodPinCore", "LocalCloud", "CNCurses",
+                "FoodPinCore", "LocalCloud", "LocalCloudCLI", "CNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -88,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -129,6 +135,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "LocalCloudCLITests",
+            dependencies: [
+                "LocalCloudCLI", "LocalCloud",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

@@ -68,3 +68,10 @@ set -e
 # The screen's words for the same CloudError (DiscoverError(_:while:), the one mapping).
 grep -q '^foodpin add: Not signed in: ' "$E2E_TMP/err.txt" || fail "no account: not the screen's words: $(cat "$E2E_TMP/err.txt")"
 pass "add exits 2 on invalid input and 1 on a cloud error, with one-line messages"
+
+echo "=== foodpin: the shared options before and after the subcommand"
+before_sub="$(LOCALCLOUD_USER=carol "$E2E_BIN" --data-dir "$DATA" --user carol list --json --limit 3)"
+after_sub="$(LOCALCLOUD_USER=nobody "$E2E_BIN" list --json --limit 3 --user carol --data-dir "$DATA")"
+[ "$before_sub" = "$after_sub" ] || fail "foodpin list differs with the options after the subcommand"
+[ "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' <<<"$before_sub")" = 3 ] || fail "foodpin list --limit 3: $before_sub"
+pass "foodpin's --data-dir and --user work before and after the subcommand"

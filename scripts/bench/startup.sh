@@ -40,7 +40,11 @@ hyperfine -N --warmup 5 --runs "${RUNS:-50}" --export-json "$TMP/start.json" \
   "$TMP/hello"
 echo "foodpin --version / hello-world:               $(ratio "$TMP/start.json" 0 3)x"
 echo "foodpin list --limit 50 / localcloud --help:   $(ratio "$TMP/start.json" 1 2)x   (target <= 1.5)"
-python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(f"foodpin --version mean:                         {r[\"mean\"]*1000:.1f} ms   (target <= 12 ms)")' "$TMP/start.json"
+python3 - "$TMP/start.json" <<'PY'
+import json, sys
+mean = json.load(open(sys.argv[1]))["results"][0]["mean"] * 1000
+print(f"foodpin --version mean:                         {mean:.1f} ms   (target <= 12 ms)")
+PY
 
 echo "=== foodpin add of a 12 MP JPEG vs vipsthumbnail (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 hyperfine -N --warmup 3 --runs "${ADD_RUNS:-20}" --export-json "$TMP/add.json" \
