@@ -1,13 +1,13 @@
 // `localcloud-bench push`: commit-to-delivery latency of the server's SSE push, over the network.
 //
-//   swift run -c release localcloud-bench push [--saves 500] [--schema Assets/FoodPin.ckdb]
+//   swift run -c release localcloud-bench push [--saves 500] [--subscribers 1] [--schema Assets/FoodPin.ckdb]
 //
 // Starts the real server (LocalCloudServer, fixed bench credentials) on a free loopback port over a
-// fresh data directory. Alice saves a query subscription on Restaurant and holds
-// `GET /database/1/…/notifications` open (AsyncHTTPClient, streaming body; she never polls).
-// Bob then saves --saves restaurants one at a time with `records/modify`, each after the previous
-// one's event arrived. Two figures per save:
-// - save → event: from sending bob's request to alice's event arriving (request, commit, match,
+// fresh data directory. Each of --subscribers users saves a query subscription on Restaurant and
+// holds `GET /database/1/…/notifications` open (AsyncHTTPClient, streaming body; nobody polls).
+// Bob then saves --saves restaurants one at a time with `records/modify`, each once the previous
+// one's event reached every subscriber. Two figures per save, to the last subscriber's event:
+// - save → event: from sending bob's request to the event arriving (request, commit, match,
 //   delivery: an upper bound on commit → event);
 // - commit → event: from the record's `created.timestamp` (taken in the save's transaction, ms
 //   resolution, same machine's wall clock) to the event arriving.
@@ -19,17 +19,26 @@ import NIOCore
 import NIOHTTP1
 
 enum PushBenchmark {
+    /// Every stream holds a connection: a pool wider than AsyncHTTPClient's default 8 per host.
+    static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 4096
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     static func run(_ arguments: [String]) async throws {
         var saves = 500
+        var subscribers = 1
         var schemaPath = "Assets/FoodPin.ckdb"
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
             let value = iterator.next() ?? ""
             switch flag {
             case "--saves": saves = Int(value) ?? saves
+            case "--subscribers": subscribers = max(1, Int(value) ?? subscribers)
             case "--schema": schemaPath = value
             default:
-                print("usage: localcloud-bench push [--saves N] [--schema FILE.ckdb]")
+                print("usage: localcloud-bench push [--saves N] [--subscribers N] [--schema FILE.ckdb]")
                 exit(2)
             }
         }
@@ -50,18 +59,58 @@ enum PushBenchmark {
             "\(base)/database/1/\(containerID)/development/\(endpoint)?ckAPIToken=\(BenchmarkServer.apiToken)&ckWebAuthToken=user-\(user)"
         }
 
-        _ = try await post(url("public/subscriptions/modify", user: "alice"), """
-            {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "bench", "subscriptionType": "query",
-              "query": {"recordType": "Restaurant"}, "firesOn": ["create"]}}]}
-            """)
+        var streams: [AsyncStream<(name: String, at: ContinuousClock.Instant, wall: Date)>.Iterator] = []
+        var readers: [Task<Void, any Error>] = []
+        defer { for reader in readers { reader.cancel() } }
+        for subscriber in 0..<subscribers {
+            let user = "reader\(subscriber)"
+            _ = try await post(url("public/subscriptions/modify", user: user), """
+                {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "bench", "subscriptionType": "query",
+                  "query": {"recordType": "Restaurant"}, "firesOn": ["create"]}}]}
+                """)
+            let (arrivals, opened) = try await openStream(url("notifications", user: user), readers: &readers)
+            for await _ in opened { break }
+            streams.append(arrivals.makeAsyncIterator())
+        }
 
-        // Alice's stream: each event's record name and arrival, in order.
+        var saveToEvent: [Double] = []
+        var commitToEvent: [Double] = []
+        let warmup = 20
+        for index in 0..<(warmup + saves) {
+            let name = "push-\(index)"
+            let sent = ContinuousClock.now
+            let response = try await post(url("public/records/modify", user: "bob"), """
+                {"operations": [{"operationType": "create", "record": {"recordName": "\(name)", "recordType": "Restaurant",
+                  "fields": {"name": {"value": "Push \(index)"}, "type": {"value": "Cafe"}}}}]}
+                """)
+            guard let created = response["records"]?.arrayValue?.first?["created"]?["timestamp"]?.int64Value else {
+                fatalError("save failed: \(response)")
+            }
+            var last: (at: ContinuousClock.Instant, wall: Date)?
+            for reader in streams.indices {
+                guard let event = await streams[reader].next() else { fatalError("an event stream ended") }
+                guard event.name == name else { fatalError("expected \(name), got \(event.name)") }
+                if last == nil || event.at > last!.at { last = (event.at, event.wall) }
+            }
+            if index < warmup { continue }
+            saveToEvent.append(milliseconds(last!.at - sent))
+            commitToEvent.append(last!.wall.timeIntervalSince1970 * 1000 - Double(created))
+        }
+        print("push: \(saves) saves, SSE over loopback, \(subscribers) subscriber(s), figures to the last one")
+        report("save → event", saveToEvent)
+        report("commit → event", commitToEvent)
+        exit(0)
+    }
+
+    /// Holds an SSE stream open: each event's record name and arrival, and one element once it is open.
+    static func openStream(_ url: String, readers: inout [Task<Void, any Error>]) async throws
+        -> (AsyncStream<(name: String, at: ContinuousClock.Instant, wall: Date)>, AsyncStream<Void>) {
         let (arrivals, arrived) = AsyncStream.makeStream(of: (name: String, at: ContinuousClock.Instant, wall: Date).self)
         let (opened, open) = AsyncStream.makeStream(of: Void.self)
-        let reader = Task {
-            var request = HTTPClientRequest(url: url("notifications", user: "alice"))
+        readers.append(Task {
+            var request = HTTPClientRequest(url: url)
             request.headers.add(name: "Accept", value: "text/event-stream")
-            let response = try await HTTPClient.shared.execute(request, timeout: .hours(1))
+            let response = try await client.execute(request, timeout: .hours(1))
             var pending: [UInt8] = []
             for try await buffer in response.body {
                 let now = ContinuousClock.now
@@ -77,34 +126,8 @@ enum PushBenchmark {
                     }
                 }
             }
-        }
-        defer { reader.cancel() }
-        for await _ in opened { break }
-
-        var events = arrivals.makeAsyncIterator()
-        var saveToEvent: [Double] = []
-        var commitToEvent: [Double] = []
-        let warmup = 20
-        for index in 0..<(warmup + saves) {
-            let name = "push-\(index)"
-            let sent = ContinuousClock.now
-            let response = try await post(url("public/records/modify", user: "bob"), """
-                {"operations": [{"operationType": "create", "record": {"recordName": "\(name)", "recordType": "Restaurant",
-                  "fields": {"name": {"value": "Push \(index)"}, "type": {"value": "Cafe"}}}}]}
-                """)
-            guard let created = response["records"]?.arrayValue?.first?["created"]?["timestamp"]?.int64Value else {
-                fatalError("save failed: \(response)")
-            }
-            guard let event = await events.next() else { fatalError("the event stream ended") }
-            guard event.name == name else { fatalError("expected \(name), got \(event.name)") }
-            if index < warmup { continue }
-            saveToEvent.append(milliseconds(event.at - sent))
-            commitToEvent.append(event.wall.timeIntervalSince1970 * 1000 - Double(created))
-        }
-        print("push: \(saves) saves, SSE over loopback, one subscriber")
-        report("save → event", saveToEvent)
-        report("commit → event", commitToEvent)
-        exit(0)
+        })
+        return (arrivals, opened)
     }
 
     static func post(_ url: String, _ body: String) async throws -> JSONValue {
@@ -112,7 +135,7 @@ enum PushBenchmark {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = .bytes(ByteBuffer(string: body))
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await client.execute(request, timeout: .seconds(30))
         let bytes = try await response.body.collect(upTo: 16 * 1024 * 1024)
         return try JSONValue.parse(Array(bytes.readableBytesView))
     }

@@ -135,9 +135,9 @@ enum PasswordInput {
         guard tcgetattr(STDIN_FILENO, &saved) == 0 else { throw ConsoleFailure(message: "cannot read the terminal's settings") }
         var silent = saved
         silent.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &silent)
+        tcsetattr(STDIN_FILENO, TCSANOW, &silent)
         defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved)
             FileHandle.standardError.write(Data("\n".utf8))
         }
         guard let line = readLine(strippingNewline: true) else { throw ConsoleFailure(message: "no password given") }

@@ -126,3 +126,18 @@ for secret in "$API" "$ALICE" "$BOB" alice-secret bob-secret; do
   if grep -qF -- "$secret" "$SERVE_LOG"; then fail "a token or password appears in the server log"; fi
 done
 pass "SIGTERM → exit 0; request log has method, path, status, ms and no secrets"
+
+# HTTPS: the same server with --tls-certificate/--tls-key prints an https URL and serves over TLS.
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 1 -subj "/CN=127.0.0.1" \
+  -keyout "$TMP/key.pem" -out "$TMP/cert.pem" >/dev/null 2>&1 || fail "openssl could not make a test certificate"
+serve_start "$DATA" --tls-certificate "$TMP/cert.pem" --tls-key "$TMP/key.pem"
+[[ "$SERVE_URL" == https://* ]] || fail "TLS server printed '$SERVE_URL', not an https URL"
+status="$(curl -sS --cacert "$TMP/cert.pem" -o "$TMP/body" -w '%{http_code}' -X POST --data '{"query":{"recordType":"Restaurant"}}' \
+  "$SERVE_URL/database/1/$C/development/public/records/query?ckAPIToken=$API")"
+[ "$status" = 200 ] || fail "query over HTTPS: HTTP $status"
+check "b['records'][0]['recordName']=='golden-dragon'" "query over HTTPS"
+if curl -sS -o /dev/null "http://${SERVE_URL#https://}/database/1/$C/development/public/records/query" 2>/dev/null; then
+  fail "the TLS server answered plain HTTP"
+fi
+serve_stop TERM || fail "TLS serve did not exit 0 on SIGTERM"
+pass "HTTPS with --tls-certificate/--tls-key: listening on https://…, verified with the certificate, plain HTTP refused"

@@ -60,6 +60,30 @@ struct AuthTests {
         #expect(!FileManager.default.fileExists(atPath: server.dataDirectory.appendingPathComponent("iCloud.nobody").path))
     }
 
+    /// The lookup cache never outlives a commit: a revocation through another store (as the console
+    /// makes it, with its own connections) is refused on the very next lookup.
+    @Test func aRevocationFromAnotherStoreIsSeenAtOnce() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let server = SQLiteIdentityStore(dataDirectory: directory)
+        let console = SQLiteIdentityStore(dataDirectory: directory)
+        let container = "iCloud.com.example.Test"
+        try await console.addUser("alice", password: "pw", container: container, hasher: PasswordHasher(cost: 4))
+        for _ in 0..<40 {
+            let token = try await console.createAPIToken(container: container, environment: .development)
+            let web = try await console.issueWebAuthToken(user: "alice", container: container, lifetime: .seconds(60))
+            for _ in 0..<2 {
+                #expect(try await server.isLiveAPIToken(token, container: container, environment: .development))
+                #expect(try await server.signedInUser(webAuthToken: web, container: container) == "alice")
+            }
+            _ = try await console.revokeAPIToken(token, container: container)
+            #expect(try await !server.isLiveAPIToken(token, container: container, environment: .development))
+            _ = try await console.signOut(user: "alice", container: container)
+            #expect(try await server.signedInUser(webAuthToken: web, container: container) == nil)
+        }
+        #expect(server.apiTokenCache.count <= server.apiTokenCache.capacity)
+    }
+
     @Test func secretsAreStoredOnlyAsDigests() async throws {
         let server = try await TestServer.startWithIdentity()
         defer { Task { await server.stop() } }

@@ -14,6 +14,8 @@ import Testing
 final class SSEClient: Sendable {
     struct Event: Sendable {
         var id: String?
+        /// The `event:` name; `nil` for plain messages (notifications).
+        var name: String? = nil
         var data: String
         var json: JSONValue { (try? JSONValue.parse(Array(data.utf8))) ?? .null }
     }
@@ -68,16 +70,18 @@ final class SSEClient: Sendable {
 
     private func parse(_ block: [UInt8]) {
         var id: String?
+        var name: String?
         var data: [String] = []
         var comments: [String] = []
         for line in String(decoding: block, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix(":") { comments.append(String(line.dropFirst()).trimmingCharacters(in: .whitespaces)) }
             else if line.hasPrefix("id: ") { id = String(line.dropFirst(4)) }
+            else if line.hasPrefix("event: ") { name = String(line.dropFirst(7)) }
             else if line.hasPrefix("data: ") { data.append(String(line.dropFirst(6))) }
         }
         received.withLock { received in
             received.comments.append(contentsOf: comments)
-            if !data.isEmpty { received.events.append(Event(id: id, data: data.joined(separator: "\n"))) }
+            if !data.isEmpty { received.events.append(Event(id: id, name: name, data: data.joined(separator: "\n"))) }
         }
     }
 
@@ -186,6 +190,91 @@ struct SSEStreamTests {
         #expect(names == ["away1", "away2", "after"])
         let ids = again.events.compactMap { $0.id.flatMap { Int64($0) } }
         #expect(ids == ids.sorted() && Set(ids).count == 3 && ids.allSatisfy { $0 > Int64(lastID)! })
+    }
+
+    @Test func updatesDeletesAndZoneNotificationsCarryTheirReasonAndKind() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        _ = try await server.call(endpoint: "zones/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Favourites"}}}]}
+            """)
+        _ = try await server.call(endpoint: "subscriptions/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "favs", "subscriptionType": "zone",
+              "zoneID": {"zoneName": "Favourites"}}}]}
+            """)
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        defer { stream.close() }
+        #expect(await eventually { stream.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        let lookup = try await server.call(endpoint: "records/lookup", body: #"{"records": [{"recordName": "r1"}]}"#)
+        let tag = try #require(lookup.json.at("records", "0", "recordChangeTag")?.stringValue)
+        _ = try await server.call(endpoint: "records/modify", user: "bob", body: """
+            {"operations": [{"operationType": "update", "record": {"recordName": "r1", "recordType": "Restaurant",
+              "recordChangeTag": "\(tag)", "fields": {"name": {"value": "R1"}}}}]}
+            """)
+        _ = try await server.call(endpoint: "records/modify", user: "bob", body: """
+            {"operations": [{"operationType": "forceDelete", "record": {"recordName": "r1"}}]}
+            """)
+        _ = try await server.call(endpoint: "records/modify", database: "private", user: "alice", body: """
+            {"operations": [{"operationType": "create", "record": {"recordName": "fav1", "recordType": "Restaurant", "fields": {}}}],
+             "zoneID": {"zoneName": "Favourites"}}
+            """)
+        #expect(await stream.waitForEvents(4))
+        let events = stream.events
+        #expect(events.prefix(3).map { $0.json.at("ck", "qry", "fo") } == [.int(1), .int(2), .int(3)])
+        let zone = try #require(events.last?.json.at("ck", "fet"))
+        #expect(zone["sid"] == .string("favs"))
+        #expect(zone["zid"] == .string("Favourites"))
+        #expect(zone["dbs"] == .int(2))
+    }
+
+    @Test func oneChangeFiringTwoSubscriptionsResumesBetweenThem() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice", id: "a-first")
+        try await server.subscribeToRestaurants(user: "alice", id: "b-second")
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        #expect(await eventually { stream.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await stream.waitForEvents(2))
+        let ids = stream.events.compactMap(\.id)
+        stream.close()
+        // Two events of one change: the second id counts within the change.
+        #expect(ids.count == 2 && ids[1] == ids[0] + ".2")
+
+        // Resuming after the first gets the second, and nothing else.
+        let resumed = try await SSEClient.connect(server.notificationsURL(user: "alice"), lastEventID: ids[0])
+        defer { resumed.close() }
+        #expect(await resumed.waitForEvents(1))
+        try await server.createRestaurant("r2", user: "bob")
+        #expect(await resumed.waitForEvents(3))
+        let got = resumed.events.map { "\($0.json.at("ck", "qry", "rid")?.stringValue ?? "?")/\($0.json.at("ck", "qry", "sid")?.stringValue ?? "?")" }
+        #expect(got == ["r1/b-second", "r2/a-first", "r2/b-second"])
+    }
+
+    @Test func aLastEventIDOlderThanACompactionGetsAResetEvent() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let first = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        #expect(await eventually { first.comments.contains("connected") })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await first.waitForEvents(1))
+        let lastID = try #require(first.events.last?.id)
+        first.close()
+        try await server.createRestaurant("r2", user: "bob")
+        let owner = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: nil))
+        try await owner.compactChangeLog(keepingAfter: try await owner.currentChangeToken())
+
+        let again = try await SSEClient.connect(server.notificationsURL(user: "alice"), lastEventID: lastID)
+        defer { again.close() }
+        #expect(await again.waitForEvents(1))
+        #expect(again.events.first?.name == "reset")
+        #expect(again.events.first?.id == nil)
+        try await server.createRestaurant("r3", user: "bob")
+        #expect(await again.waitForEvents(2))
+        #expect(again.events.last?.json.at("ck", "qry", "rid") == .string("r3"))
     }
 
     @Test func onlyTheSubscribersStreamCarriesTheNotification() async throws {

@@ -141,4 +141,46 @@ struct TokenConsoleTests {
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("P-256"))
     }
+
+    /// `users add` without `--password-stdin` asks on the terminal, twice, without echo: run under a
+    /// pty (`script`), answering each prompt once it appears.
+    @Test func usersAddAsksOnTheTerminalWithoutEcho() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { return }
+        let server = try await TestServer.startWithIdentity()
+        defer { Task { await server.stop() } }
+        let command = [try Self.binary().path, "--data-dir", server.dataDirectory.path, "--container", server.container,
+                       "users", "add", "carol"].map { "'\($0)'" }.joined(separator: " ")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        let seen = LogLines()
+        output.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if !data.isEmpty { seen.append(String(decoding: data, as: UTF8.self)) }
+        }
+        try process.run()
+        defer { output.fileHandleForReading.readabilityHandler = nil }
+        func transcript() -> String { seen.all.joined() }
+        func waitFor(_ text: String) async -> Bool {
+            let deadline = ContinuousClock.now + .seconds(30)
+            while ContinuousClock.now < deadline {
+                if transcript().contains(text) { return true }
+                try? await Task.sleep(for: .milliseconds(20))  // poll interval
+            }
+            return false
+        }
+        #expect(await waitFor("Password for carol: "))
+        input.fileHandleForWriting.write(Data("tty-secret\n".utf8))
+        #expect(await waitFor("Repeat the password: "))
+        input.fileHandleForWriting.write(Data("tty-secret\n".utf8))
+        #expect(await waitFor("Added user carol"), "\(transcript())")
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(!transcript().contains("tty-secret"), "the password is not echoed: \(transcript())")
+        #expect(try await server.signin("carol", password: "tty-secret").status == 200)
+    }
 }

@@ -20,7 +20,7 @@ struct WebcourierTests {
         #expect(created.json["apnsEnvironment"] == .string("production"))
         let token = try #require(created.json["apnsToken"]?.stringValue)
         let courier = try #require(created.json["webcourierURL"]?.stringValue)
-        #expect(courier.hasPrefix(server.baseURL + "/device/1/\(server.container)/development/webcourier/"))
+        #expect(courier == server.baseURL + "/device/1/\(server.container)/development/webcourier?apnsToken=\(token)")
 
         let registered = try await TestServer.send(.POST, tokenURL(server, "register", user: "alice", service: "database"),
                                                    body: Array(#"{"apnsToken": "\#(token)", "apnsEnvironment": "production"}"#.utf8))
@@ -45,7 +45,7 @@ struct WebcourierTests {
         let courier = try #require(created.json["webcourierURL"]?.stringValue)
 
         // The first poll sets where this token's notifications start; nothing yet, so 204.
-        let idle = try await TestServer.sendRaw(.GET, courier + "?timeout=0.2")
+        let idle = try await TestServer.sendRaw(.GET, courier + "&timeout=0.2")
         #expect(idle.status == 204)
 
         // Saved between polls: the next poll returns it at once.
@@ -62,10 +62,32 @@ struct WebcourierTests {
         #expect(live.status == 200)
         #expect(live.json.at("ck", "qry", "rid") == .string("r2"))
 
-        let drained = try await TestServer.sendRaw(.GET, courier + "?timeout=0.2")
+        let drained = try await TestServer.sendRaw(.GET, courier + "&timeout=0.2")
         #expect(drained.status == 204)
-        let bad = try await TestServer.send(.GET, "\(server.baseURL)/device/1/\(server.container)/development/webcourier/not-a-token")
+        let bad = try await TestServer.send(.GET, "\(server.baseURL)/device/1/\(server.container)/development/webcourier?apnsToken=not-a-token")
         #expect(bad.status == 400)
+    }
+
+    @Test func aSaveBeforeTheFirstPollIsDeliveredAndCursorsSurviveARestart() async throws {
+        let server = try await TestServer.start()
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let created = try await TestServer.send(.POST, tokenURL(server, "create", user: "alice"), body: Array("{}".utf8))
+        let courier = try #require(created.json["webcourierURL"]?.stringValue)
+        let token = try #require(created.json["apnsToken"]?.stringValue)
+        try await server.createRestaurant("early", user: "bob")
+        let first = try await TestServer.send(.GET, courier + "&timeout=5")
+        #expect(first.json.at("ck", "qry", "rid") == .string("early"))
+
+        // Another server process over the same data directory continues where this one stopped.
+        try await server.createRestaurant("later", user: "bob")
+        let restarted = try WebcourierCursors(directory: server.dataDirectory)
+        let cursor = try #require(try restarted.cursor(for: token))
+        let stored = try String(contentsOf: server.dataDirectory.appendingPathComponent(WebcourierCursors.fileName), encoding: .isoLatin1)
+        #expect(!stored.contains(token), "cursors are keyed by the token's hash")
+        let next = try await TestServer.send(.GET, courier + "&timeout=5")
+        #expect(next.json.at("ck", "qry", "rid") == .string("later"))
+        #expect(try #require(try restarted.cursor(for: token)).sequence > cursor.sequence)
     }
 }
 

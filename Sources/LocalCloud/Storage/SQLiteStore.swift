@@ -36,24 +36,11 @@ final class SQLiteStore: RecordStore {
             db.add(function: Self.distanceFunction)
         }
         pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
-        try Self.withFileLock(fileURL.appendingPathExtension("migrate-lock")) {
+        try FileLock.withExclusiveLock(fileURL.appendingPathExtension("migrate-lock")) {
             try Self.retryingBusy { try Self.migrator.migrate(pool) }
         }
     }
 
-    /// Holds an exclusive `flock` on `url` while `body` runs. Migrations take it: GRDB checks
-    /// which migrations are applied before its transaction, so two processes opening a new file
-    /// at once would both try to create the tables.
-    static func withFileLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        let fd = Glibc.open(url.path, O_RDWR | O_CREAT, 0o644)
-        guard fd >= 0 else { throw CloudError(.badDatabase, "Cannot open lock file \(url.path)") }
-        defer { Glibc.close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw CloudError(.badDatabase, "Cannot lock \(url.path)") }
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
-    }
 
     // MARK: Shared pools
 

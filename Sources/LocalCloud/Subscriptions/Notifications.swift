@@ -64,6 +64,17 @@ extension Container {
     }
 }
 
+extension Container {
+    /// Whether the change log still holds every change after `sequence`: false once a compaction
+    /// removed some, when notifications after it can no longer all be replayed.
+    package func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
+        let store = try core.store()
+        return try await Task.detached {
+            try store.read { db in try SQLiteStore.ChangeLogMeta.read(db).floor <= sequence }
+        }.value
+    }
+}
+
 extension ServerChangeToken {
     /// The change-log position the token stands at: what ``Notification/changeSequence`` counts,
     /// so a push stream can say where it starts.

@@ -4,6 +4,9 @@ import LocalCloud
 /// Where the server keeps who may call it: API tokens, accounts, web auth tokens and
 /// server-to-server keys, per container.
 ///
+/// API tokens and server-to-server keys belong to one container and environment, as in CloudKit;
+/// accounts and their web auth tokens to the container (both environments).
+///
 /// Conformances store secrets only as digests: a token's SHA-256 in lowercase hex, a password's
 /// bcrypt hash. Generating, hashing and checking live once, in the protocol extension
 /// (`IdentityStore+Credentials.swift`), so a conformance only stores and finds rows.

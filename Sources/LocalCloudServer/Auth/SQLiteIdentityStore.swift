@@ -42,7 +42,7 @@ package final class SQLiteIdentityStore: IdentityStore {
             }
             let pool = try DatabasePool(path: url.path, configuration: config)
             // The console and a running server may open a new file at once: migrate under a file lock.
-            try Self.withFileLock(url.appendingPathExtension("migrate-lock")) {
+            try FileLock.withExclusiveLock(url.appendingPathExtension("migrate-lock"), mode: 0o600) {
                 try Self.migrator.migrate(pool)
             }
             pools[container] = pool
@@ -58,6 +58,24 @@ package final class SQLiteIdentityStore: IdentityStore {
     private func read<T: Sendable>(_ container: String, empty: T, _ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
         guard let pool = try pool(container, create: false) else { return empty }
         return try await pool.read(body)
+    }
+
+    /// What the authenticator looks up on every request, kept while the file is unchanged.
+    let apiTokenCache = IdentityLookupCache<APIToken>()
+    let webAuthTokenCache = IdentityLookupCache<WebAuthToken>()
+    let serverKeyCache = IdentityLookupCache<ServerKey>()
+
+    /// A lookup by digest through `cache`: the stamp is taken before the read, so a commit that
+    /// lands meanwhile leaves the entry stale.
+    private func cachedLookup<T: Sendable>(_ cache: IdentityLookupCache<T>, container: String, key: String,
+                                           _ body: @escaping @Sendable (GRDB.Database) throws -> T?) async throws -> T? {
+        let url = try fileURL(container: container)
+        let cacheKey = container + "\u{0}" + key
+        let stamp = IdentityLookupCache<T>.stamp(url)
+        if let stamp, let row = cache.row(cacheKey, stamp: stamp) { return row }
+        let row = try await read(container, empty: nil, body)
+        if let stamp, let row { cache.store(cacheKey, stamp: stamp, row: row) }
+        return row
     }
 
     static var migrator: DatabaseMigrator {
@@ -98,16 +116,6 @@ package final class SQLiteIdentityStore: IdentityStore {
         return migrator
     }
 
-    static func withFileLock<T>(_ url: URL, _ body: () throws -> T) throws -> T {
-        let fd = Glibc.open(url.path, O_RDWR | O_CREAT, 0o600)
-        guard fd >= 0 else { throw CloudError(.badDatabase, "Cannot open lock file \(url.path)") }
-        defer { Glibc.close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw CloudError(.badDatabase, "Cannot lock \(url.path)") }
-        }
-        defer { flock(fd, LOCK_UN) }
-        return try body()
-    }
 
     // MARK: API tokens
 
@@ -120,7 +128,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func apiToken(digest: String, container: String) async throws -> APIToken? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(apiTokenCache, container: container, key: digest) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM apiToken WHERE digest = ?", arguments: [digest]).map(Self.apiToken)
         }
     }
@@ -194,7 +202,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func webAuthToken(digest: String, container: String) async throws -> WebAuthToken? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(webAuthTokenCache, container: container, key: digest) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM webAuthToken WHERE digest = ?", arguments: [digest]).map { row in
                 WebAuthToken(digest: row["digest"], user: row["account"], created: Date(timeIntervalSince1970: row["created"]),
                              expires: Date(timeIntervalSince1970: row["expires"]),
@@ -226,7 +234,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func serverKey(id: String, container: String) async throws -> ServerKey? {
-        try await read(container, empty: nil) { db in
+        try await cachedLookup(serverKeyCache, container: container, key: id) { db in
             try Row.fetchOne(db, sql: "SELECT * FROM serverKey WHERE id = ?", arguments: [id]).map(Self.serverKey)
         }
     }

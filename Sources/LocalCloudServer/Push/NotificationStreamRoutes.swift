@@ -17,7 +17,8 @@ extension CloudServer {
     }
 
     /// `text/event-stream`: one event per notification, `id` its ``NotificationCursor`` and `data`
-    /// CloudKit's push payload (the `ck` dictionary). `Last-Event-ID` resumes after that event.
+    /// CloudKit's push payload (the `ck` dictionary). `Last-Event-ID` resumes after that event; when
+    /// the change log was compacted past it, an `event: reset` first tells the client to fetch changes.
     ///
     /// The stream ends when the client goes away, when the request's task is cancelled, and on a
     /// graceful shutdown (so SIGTERM does not wait for streams that never end).
@@ -31,6 +32,8 @@ extension CloudServer {
             }
             cursor = parsed
         }
+        // Compacted past the client's last event: say so, so it fetches changes to catch up.
+        let expired = if let cursor { try await !container.changeLogIsComplete(afterSequence: cursor.sequence) } else { false }
         // Opened before the response starts: a save made once the client sees the stream is in it.
         let feed = try await NotificationFeed(container: container, after: cursor)
         let heartbeat = Self.heartbeatInterval
@@ -55,6 +58,14 @@ extension CloudServer {
                 ticker.cancel()
             }
             try await writer.write(ByteBuffer(string: "retry: 1000\n: connected\n\n"))
+            if expired {
+                var bytes = Array("event: reset\ndata: ".utf8)
+                JSONValue.object(["reason": .string(
+                    "Changes after Last-Event-ID were compacted away: fetch changes (changes/database, changes/zone, records/changes) to catch up"),
+                ]).write(into: &bytes)
+                bytes.append(contentsOf: "\n\n".utf8)
+                try await writer.write(ByteBuffer(bytes: bytes))
+            }
             try await withGracefulShutdownHandler {
                 for await item in items {
                     switch item {

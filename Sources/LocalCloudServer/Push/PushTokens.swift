@@ -24,15 +24,17 @@ final class PushTokens: Sendable {
         var environment: Container.Environment
         var user: String
         var apnsEnvironment: String
+        /// The change-log position when the token was made: its first poll starts there.
+        var startSequence: Int64?
     }
 
     private let key: SymmetricKey
-    /// Where each token's long-poll stopped. In memory: after a restart a token's poll starts at the
-    /// end of the log (the client fetches changes anyway, as CloudKit asks of every push).
-    let cursors = Mutex<[String: NotificationCursor]>([:])
+    /// Where each token's long-poll stopped.
+    let cursors: WebcourierCursors
 
-    init(key: SymmetricKey) {
+    init(key: SymmetricKey, cursors: WebcourierCursors) {
         self.key = key
+        self.cursors = cursors
     }
 
     static let keyFileName = ".push-token-key"
@@ -51,7 +53,7 @@ final class PushTokens: Sendable {
 
     /// The tokens of a data directory, reading (or creating) its key; not cached.
     static func load(from directory: URL) throws -> PushTokens {
-        PushTokens(key: SymmetricKey(data: try loadOrCreateKey(in: directory)))
+        PushTokens(key: SymmetricKey(data: try loadOrCreateKey(in: directory)), cursors: try WebcourierCursors(directory: directory))
     }
 
     private static func loadOrCreateKey(in directory: URL) throws -> [UInt8] {
@@ -73,11 +75,13 @@ final class PushTokens: Sendable {
     }
 
     func issue(_ claims: Claims) -> String {
-        let payload = JSONValue.object([
+        var json: [String: JSONValue] = [
             "c": .string(claims.container), "e": .string(claims.environment == .production ? "production" : "development"),
             "u": .string(claims.user), "a": .string(claims.apnsEnvironment),
             "n": .string(UUID().uuidString), "t": .int(Int64(Date().timeIntervalSince1970)),
-        ]).bytes
+        ]
+        if let start = claims.startSequence { json["s"] = .int(start) }
+        let payload = JSONValue.object(json).bytes
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
         return Self.base64URL(payload) + "." + Self.base64URL(Array(mac))
     }
@@ -94,7 +98,7 @@ final class PushTokens: Sendable {
             throw ServerError(.badRequest, "apnsToken is not a token this server issued")
         }
         return Claims(container: container, environment: environment == "production" ? .production : .development,
-                      user: user, apnsEnvironment: apns)
+                      user: user, apnsEnvironment: apns, startSequence: json["s"]?.int64Value)
     }
 
     static func base64URL(_ bytes: [UInt8]) -> String {

@@ -18,7 +18,8 @@ extension CloudServer {
                 try await self.registerToken(request, context: context)
             }
         }
-        router.get("device/1/:container/:environment/webcourier/:token") { request, context in
+        // The token rides in the query string, which the request log leaves out: tokens are never logged.
+        router.get("device/1/:container/:environment/webcourier") { request, context in
             try await self.webcourierPoll(request, context: context)
         }
     }
@@ -29,6 +30,9 @@ extension CloudServer {
         let apnsEnvironment = try Self.apnsEnvironment(body)
         var issued = claims
         issued.apnsEnvironment = apnsEnvironment
+        // Notifications from now on reach the token, even those before its first poll.
+        let container = try registry.container(claims.container, environment: claims.environment, user: claims.user)
+        issued.startSequence = try await container.currentChangeToken().changeSequence
         let token = try PushTokens.forDataDirectory(configuration.dataDirectory).issue(issued)
         return Self.jsonResponse(tokenJSON(token, claims: issued, request: request).bytes)
     }
@@ -48,7 +52,9 @@ extension CloudServer {
     /// The next notification for the token's user as CloudKit's push payload (200), or 204 when
     /// none came within the timeout. The token is the credential: it names its user and is signed.
     func webcourierPoll(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let token = try context.parameters.require("token")
+        guard let token = request.uri.queryParameters["apnsToken"].map(String.init), !token.isEmpty else {
+            throw ServerError(.badRequest, "apnsToken is missing: use the webcourierURL tokens/create returned")
+        }
         let tokens = try PushTokens.forDataDirectory(configuration.dataDirectory)
         let claims = try tokens.verify(token)
         let environment = try Self.environment(context.parameters.require("environment"))
@@ -63,11 +69,11 @@ extension CloudServer {
             timeout = .milliseconds(Int64(seconds * 1000))
         }
         let container = try registry.container(claims.container, environment: environment, user: claims.user)
-        let feed = try await NotificationFeed(container: container, after: tokens.cursors.withLock { $0[token] })
-        if tokens.cursors.withLock({ $0[token] }) == nil {
-            // The first poll starts at the end of the log; later ones continue from what was delivered.
-            tokens.cursors.withLock { $0[token] = feed.start }
-        }
+        // Later polls continue from what was delivered; the first from when the token was made.
+        let stored = try tokens.cursors.cursor(for: token)
+        let start = stored ?? claims.startSequence.map { NotificationCursor(sequence: $0, delivered: Int.max / 2) }
+        let feed = try await NotificationFeed(container: container, after: start)
+        if stored == nil { try tokens.cursors.set(feed.start, for: token) }
         let wait = timeout
         let next = await withTaskGroup(of: (NotificationCursor, LocalCloud.Notification)?.self) { group in
             group.addTask {
@@ -83,7 +89,7 @@ extension CloudServer {
             return first
         }
         guard let (cursor, notification) = next else { return Response(status: .noContent) }
-        tokens.cursors.withLock { $0[token] = cursor }
+        try tokens.cursors.set(cursor, for: token)
         return Self.jsonResponse(notification.webServicesPayload.bytes)
     }
 
@@ -115,7 +121,7 @@ extension CloudServer {
         let base = Self.baseURL(request, scheme: configuration.scheme)
         return .object([
             "apnsEnvironment": .string(claims.apnsEnvironment), "apnsToken": .string(token),
-            "webcourierURL": .string("\(base)/device/1/\(claims.container)/\(environment)/webcourier/\(token)"),
+            "webcourierURL": .string("\(base)/device/1/\(claims.container)/\(environment)/webcourier?apnsToken=\(token)"),
         ])
     }
 }

@@ -24,12 +24,13 @@ serve_start() {
   local data="$1"; shift
   SERVE_LOG="$(mktemp "${TMPDIR:-/tmp}/localcloud-serve.XXXXXX")"
   SERVE_OUT="$SERVE_LOG.out"
+  : > "$SERVE_OUT"  # exists before the child opens it, so the first poll can read it
   "$LOCALCLOUD_BIN" serve --data-dir "$data" --port 0 "$@" >"$SERVE_OUT" 2>"$SERVE_LOG" &
   SERVE_PID=$!
   local deadline=$((SECONDS + SERVE_TIMEOUT))
   SERVE_URL=""
   while [ "$SECONDS" -lt "$deadline" ]; do
-    SERVE_URL="$(sed -n 's/^listening on \(https\{0,1\}:\/\/[^ ]*\)$/\1/p' "$SERVE_OUT" | head -1)"
+    SERVE_URL="$(sed -n 's/^listening on \(https\{0,1\}:\/\/[^ ]*\)$/\1/p' "$SERVE_OUT" | head -1 || true)"
     [ -n "$SERVE_URL" ] && return 0
     kill -0 "$SERVE_PID" 2>/dev/null || { echo "FAIL: localcloud serve exited early:" >&2; cat "$SERVE_LOG" >&2; return 1; }
     sleep 0.05  # poll interval
