@@ -23,7 +23,8 @@ while [ $# -gt 0 ]; do
 done
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 
-swift build -c release --product localcloud --product localcloud-bench >&2
+swift build -c release --product localcloud >&2
+swift build -c release --product localcloud-bench >&2
 BIN="$(swift build -c release --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
@@ -84,7 +85,7 @@ measure() { # measure CONNECTIONS SCRIPT PATH → "rps p50 p99 errors"
 
 echo "| Measure | Connections | Requests/s | p50 ms | p99 ms | Errors |"
 echo "|---|---:|---:|---:|---:|---:|"
-for c in 1 32 128; do
+for c in ${BENCH_CONNECTIONS:-1 32 128}; do
   read -r rps p50 p99 errors < <(measure "$c" "$TMP/post.lua" "$QUERY_PATH")
   echo "| Discover page (records/query, 50 rows) | $c | $rps | $p50 | $p99 | $errors |"
   read -r srps sp50 sp99 serrors < <(measure "$c" "$TMP/post.lua" "/bench/static")

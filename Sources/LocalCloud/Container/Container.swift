@@ -63,6 +63,15 @@ public final class Container: Sendable {
         return Record.ID(recordName: core.context(.private).userRecordName)
     }
 
+    /// How many operations each of the container's databases runs at once (4 by default, as an
+    /// app needs). A server raises it: concurrent saves that reach the store together share one
+    /// commit, and four at a time would cap that.
+    package func setMaximumConcurrentOperations(_ count: Int) {
+        for database in [publicCloudDatabase, privateCloudDatabase, sharedCloudDatabase] {
+            database.queue.maxConcurrentOperationCount = max(1, count)
+        }
+    }
+
     /// This container, sharing its open store, as seen by `user` (`nil`: no account).
     ///
     /// For servers that act for many users over one store; an app has one user and never needs it.

@@ -66,12 +66,15 @@ extension CloudServer {
         _ handler: @escaping @Sendable (DatabaseCall) async throws -> JSONValue
     ) {
         router.on(RouterPath("\(Self.databasePath)/\(endpoint)"), method: method) { request, context in
-            let call = try await self.databaseCall(request, context: context)
+            // A cached endpoint parses its body only on a miss: a hit is keyed by the bytes as sent.
+            let call = try await self.databaseCall(request, context: context, parsesBody: !cached)
             do {
                 if call.scope != .public { try call.requireUser("The \(call.scope) database") }
                 guard cached else { return Self.jsonResponse(try await handler(call).bytes) }
                 return try await self.cachedResponse(call, endpoint: endpoint, ifNoneMatch: request.headers[.ifNoneMatch]) {
-                    try await handler(call).bytes
+                    var parsed = call
+                    parsed.body = try Self.parseBody(call.rawBody, method: request.method)
+                    return try await handler(parsed).bytes
                 }
             } catch let error as CloudError where error.code == .notAuthenticated {
                 // A write or private read without a user: tell the client where to sign in.
@@ -96,12 +99,12 @@ extension CloudServer {
         if ifNoneMatch == entry.etag {
             return Response(status: .notModified, headers: [.eTag: entry.etag])
         }
-        var response = Self.jsonResponse(entry.bytes)
-        response.headers[.eTag] = entry.etag
-        return response
+        return Response(status: .ok, headers: [.contentType: Self.jsonContentType, .eTag: entry.etag],
+                        body: .init(byteBuffer: entry.buffer))
     }
 
-    func databaseCall(_ request: Request, context: ServerRequestContext) async throws -> DatabaseCall {
+    /// The call a request makes; with `parsesBody` false its `body` is left `.null` for the caller to parse.
+    func databaseCall(_ request: Request, context: ServerRequestContext, parsesBody: Bool = true) async throws -> DatabaseCall {
         let containerIdentifier = try context.parameters.require("container")
         try StoreRegistry.validate(containerIdentifier: containerIdentifier)
         let environment = try Self.environment(context.parameters.require("environment"))
@@ -114,15 +117,7 @@ extension CloudServer {
         }
         let bytes = try await collectBody(request, limit: configuration.maxJSONBytes)
         let identity = try await authenticate(request, containerIdentifier: containerIdentifier, environment: environment, body: bytes)
-        let body: JSONValue
-        do {
-            body = try JSONValue.parse(bytes)
-        } catch {
-            throw ServerError(.badRequest, "The request body is not valid JSON")
-        }
-        guard request.method == .get || body.objectValue != nil else {
-            throw ServerError(.badRequest, "The request body must be a JSON object")
-        }
+        let body = parsesBody ? try Self.parseBody(bytes, method: request.method) : .null
         let container = try registry.container(containerIdentifier, environment: environment, user: identity.userName)
         let baseURL = Self.baseURL(request, scheme: configuration.scheme)
         let assets = assetMapping(container: container, baseURL: baseURL, containerIdentifier: containerIdentifier, environment: environment)
@@ -130,6 +125,20 @@ extension CloudServer {
             containerIdentifier: containerIdentifier, environment: environment, scope: scope, identity: identity,
             container: container, database: container.database(with: scope), body: body, rawBody: bytes,
             baseURL: baseURL, assets: assets)
+    }
+
+    /// A database call's body: a JSON object (an empty body is `{}`).
+    static func parseBody(_ bytes: [UInt8], method: HTTPRequest.Method) throws -> JSONValue {
+        let body: JSONValue
+        do {
+            body = try JSONValue.parse(bytes)
+        } catch {
+            throw ServerError(.badRequest, "The request body is not valid JSON")
+        }
+        guard method == .get || body.objectValue != nil else {
+            throw ServerError(.badRequest, "The request body must be a JSON object")
+        }
+        return body
     }
 
     func authenticate(_ request: Request, containerIdentifier: String, environment: Container.Environment,

@@ -86,8 +86,10 @@ package struct CloudServer: Sendable {
         host.contains(":") ? "[\(host)]" : host
     }
 
+    static let jsonContentType = "application/json; charset=utf-8"
+
     static func jsonResponse(_ bytes: [UInt8], status: HTTPResponse.Status = .ok) -> Response {
-        Response(status: status, headers: [.contentType: "application/json; charset=utf-8"],
+        Response(status: status, headers: [.contentType: jsonContentType],
                  body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 }

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LocalCloud
+import NIOCore
 import Synchronization
 
 /// Responses to read requests, kept while the container's ``ChangeStamp`` is unchanged.
@@ -20,7 +21,8 @@ final class ResponseCache: Sendable {
 
     struct Entry: Sendable {
         var stamp: ChangeStamp
-        var bytes: [UInt8]
+        /// The response body, shared by every answer (a ByteBuffer is copied on write only).
+        var buffer: ByteBuffer
         /// A strong validator for `If-None-Match`: the SHA-256 of the bytes, quoted.
         var etag: String
     }
@@ -45,7 +47,7 @@ final class ResponseCache: Sendable {
             guard let entry = state.entries[key] else { return nil }
             guard entry.stamp == stamp else {
                 state.entries[key] = nil
-                state.bytes -= entry.bytes.count
+                state.bytes -= entry.buffer.readableBytes + key.body.count
                 state.order.removeAll { $0 == key }
                 return nil
             }
@@ -57,11 +59,11 @@ final class ResponseCache: Sendable {
     @discardableResult
     func store(_ key: Key, stamp: ChangeStamp, bytes: [UInt8]) -> Entry {
         let digest = SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
-        let entry = Entry(stamp: stamp, bytes: bytes, etag: "\"\(digest)\"")
+        let entry = Entry(stamp: stamp, buffer: ByteBuffer(bytes: bytes), etag: "\"\(digest)\"")
         guard bytes.count + key.body.count < maximumBytes / 8 else { return entry }
         state.withLock { state in
             if let old = state.entries.updateValue(entry, forKey: key) {
-                state.bytes -= old.bytes.count + key.body.count
+                state.bytes -= old.buffer.readableBytes + key.body.count
                 state.order.removeAll { $0 == key }
             }
             state.order.append(key)
@@ -69,7 +71,7 @@ final class ResponseCache: Sendable {
             while state.bytes > maximumBytes || state.order.count > maximumEntries, !state.order.isEmpty {
                 let oldest = state.order.removeFirst()
                 if let removed = state.entries.removeValue(forKey: oldest) {
-                    state.bytes -= removed.bytes.count + oldest.body.count
+                    state.bytes -= removed.buffer.readableBytes + oldest.body.count
                 }
             }
         }

@@ -14,6 +14,9 @@ final class StoreRegistry: Sendable {
         var user: String?
     }
 
+    /// Requests in flight per database and user; writes among them share commits.
+    static let operationsPerDatabase = 32
+
     init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
     }
@@ -29,8 +32,10 @@ final class StoreRegistry: Sendable {
             let baseKey = Key(container: identifier, environment: environment, user: nil)
             let base = opened[baseKey] ?? Container(configuration: Container.Configuration(
                 containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil, environment: environment))
+            base.setMaximumConcurrentOperations(Self.operationsPerDatabase)
             opened[baseKey] = base
             let container = user == nil ? base : base.acting(as: user)
+            container.setMaximumConcurrentOperations(Self.operationsPerDatabase)
             opened[key] = container
             return container
         }
