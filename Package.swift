@@ -1,6 +1,13 @@
 // swift-tools-version:6.1
 import PackageDescription
 
+/// The include paths `pkg-config --cflags vips chafa` gives on Debian and Ubuntu (GLib's
+/// `glibconfig.h` and chafa's `chafaconfig.h` sit in the multiarch library directory).
+let imagingHeaderFlags = ["/usr/include/glib-2.0", "/usr/include/chafa"].flatMap { ["-isystem", $0] }
+    + ["x86_64-linux-gnu", "aarch64-linux-gnu"].flatMap { arch in
+        ["/usr/lib/\(arch)/glib-2.0/include", "/usr/lib/\(arch)/chafa/include"].flatMap { ["-isystem", $0] }
+    }
+
 let package = Package(
     name: "FoodPin",
     platforms: [.macOS(.v15)],
@@ -17,7 +24,6 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         // The server (LocalCloudServer, linked by `localcloud` only; `foodpin` never links these).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
@@ -32,31 +38,39 @@ let package = Package(
         // C libraries enter through system-library targets; variadic APIs through a shim.
         // ncursesw needs no flags; its pkg-config adds _XOPEN_SOURCE defines SwiftPM rejects.
         .systemLibrary(name: "CNCurses", providers: [.apt(["libncursesw5-dev"])]),
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev"])]),
-        .target(name: "CVipsShim", dependencies: ["CVips"]),
+        // libvips and libchafa are not linked: the shim opens them with dlopen at the first image,
+        // so `foodpin --version` and `foodpin list` do not load their ~120 shared libraries.
+        // Their headers (libvips-dev, libchafa-dev) type every function the shim resolves.
+        .target(
+            name: "CVipsShim",
+            cSettings: [.unsafeFlags(imagingHeaderFlags)],
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
 
         .target(
             name: "LocalCloud",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "FoodPinCore",
             dependencies: [
-                "LocalCloud", "CVipsShim", "CVips", "CChafa",
-                .product(name: "Collections", package: "swift-collections"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            resources: []
+                "LocalCloud", "CVipsShim",
+            ]
+        ),
+        // The options both CLIs share, and their one mapping to a Container.Configuration.
+        // Only LocalCloud and ArgumentParser: `foodpin` must not link the server's packages.
+        .target(
+            name: "LocalCloudCLI",
+            dependencies: ["LocalCloud", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .executableTarget(
             name: "FoodPinTUI",
             dependencies: [
-                "FoodPinCore", "LocalCloud", "CNCurses",
+                "FoodPinCore", "LocalCloud", "LocalCloudCLI", "CNCurses",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -80,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -106,7 +120,11 @@ let package = Package(
         ),
         .testTarget(
             name: "LocalCloudTests",
-            dependencies: ["LocalCloud", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "LocalCloud",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(
             name: "LocalCloudServerTests",
@@ -117,6 +135,13 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .testTarget(
+            name: "LocalCloudCLITests",
+            dependencies: [
+                "LocalCloudCLI", "LocalCloud",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

@@ -16,6 +16,7 @@ struct Localcloud: AsyncParsableCommand {
             Global options, before or after the subcommand: --data-dir <path>, --container <id>, \
             --environment development|production, --user <name> ("" for no account), --json.
             """,
+        version: "0.1.0",
         subcommands: [
             SchemaCommand.self, IndexCommand.self, RolesCommand.self, RecordsCommand.self,
             ZonesCommand.self, ResetCommand.self, DeployCommand.self, StatusCommand.self, GCCommand.self,
@@ -25,11 +26,14 @@ struct Localcloud: AsyncParsableCommand {
         ]
     )
 
+    /// Declared here as well as on each subcommand, so the options may come before its name.
+    @OptionGroup var global: GlobalOptions
+
     /// Parses, runs, and turns any error into one line on stderr and a non-zero exit.
     static func runMain() async {
         let command: any ParsableCommand
         do {
-            command = try parseAsRoot(GlobalOptions.movedAfterSubcommand(Array(CommandLine.arguments.dropFirst())))
+            command = try parseAsRoot()
         } catch {
             exit(withError: error)
         }

@@ -12,6 +12,13 @@ enum Output {
         FileHandle.standardError.write(Data(line.utf8))
     }
 
+    /// Pretty, key-sorted JSON of an `Encodable` report.
+    static func json(_ value: some Encodable) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+    }
+
     /// Pretty, key-sorted JSON of a JSON-compatible value (dictionaries, arrays, strings, numbers, bools, NSNull).
     static func json(_ value: Any) throws {
         let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])

@@ -15,7 +15,7 @@ struct ResetCommand: AsyncParsableCommand {
     @Flag(name: [.short, .long], help: "Do not ask for confirmation.") var yes = false
 
     func run() async throws {
-        guard global.environment == .development else {
+        guard global.cloud.configuration().environment == .development else {
             throw CloudError(.permissionFailure, "reset wipes development only; production data cannot be reset")
         }
         let session = try Session(global)

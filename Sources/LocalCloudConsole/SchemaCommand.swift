@@ -18,7 +18,7 @@ struct SchemaCommand: AsyncParsableCommand {
             if global.json {
                 try Output.json(SchemaJSON.object(schema))
             } else {
-                Output.line("-- \(global.environment.rawValue) schema, version \(schema.version)")
+                Output.line("-- \(global.cloud.configuration().environment.rawValue) schema, version \(schema.version)")
                 print(schema.ckdb, terminator: "")
             }
         }

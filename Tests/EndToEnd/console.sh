@@ -111,4 +111,19 @@ for sub in "" schema "schema show" "schema import" "schema export" index "index 
   "$BIN" $sub --help >/dev/null || fail "localcloud $sub --help"
 done
 log "deploy, production strictness, zones, status and --help on every subcommand"
+
+# The shared options (LocalCloudCLI's CloudOptions) before, after and between subcommand names,
+# with no argument rewriting; the JSON keys of status are the ones scripts read.
+first="$("$BIN" --data-dir "$TMP/data" --user alice --json status)"
+last="$("$BIN" status --json --user alice --data-dir "$TMP/data")"
+[ "$first" = "$last" ] || fail "status differs with the options after the subcommand: $first vs $last"
+keys="$(json 'sorted(d.keys())' <<<"$first")"
+[ "$keys" = "['assetBytes', 'assets', 'container', 'dataDirectory', 'databaseBytes', 'databaseFile', 'environment', 'recordCounts', 'records', 'schemaVersion', 'user', 'zones']" ] \
+  || fail "status --json keys changed: $keys"
+[ "$(json 'd["user"]' <<<"$first")" = alice ] || fail "status --json user: $first"
+[ "$("$BIN" --data-dir "$TMP/data" --user "" status --json | json 'd["user"]')" = None ] || fail "no account is not null in status --json"
+between="$("$BIN" records --data-dir "$TMP/data" query Restaurant --json --user alice --limit 1 | json 'len(d)')"
+[ "$between" = 1 ] || fail "options between subcommand names: $between"
+contains "$("$BIN" --version)" "0.1.0"
+log "options before, after and between subcommands; status --json keys; --version"
 echo "PASS: console"

@@ -65,4 +65,13 @@ LOCALCLOUD_USER= "$E2E_BIN" add --data-dir "$DATA" --name N --type T --location 
 set -e
 [ "$code" = 1 ] || fail "no account (a cloud error): exit $code, expected 1: $(cat "$E2E_TMP/err.txt")"
 [ "$(wc -l < "$E2E_TMP/err.txt")" = 1 ] || fail "expected a one-line message: $(cat "$E2E_TMP/err.txt")"
+# The screen's words for the same CloudError (DiscoverError(_:while:), the one mapping).
+grep -q '^foodpin add: Not signed in: ' "$E2E_TMP/err.txt" || fail "no account: not the screen's words: $(cat "$E2E_TMP/err.txt")"
 pass "add exits 2 on invalid input and 1 on a cloud error, with one-line messages"
+
+echo "=== foodpin: the shared options before and after the subcommand"
+before_sub="$(LOCALCLOUD_USER=carol "$E2E_BIN" --data-dir "$DATA" --user carol list --json --limit 3)"
+after_sub="$(LOCALCLOUD_USER=nobody "$E2E_BIN" list --json --limit 3 --user carol --data-dir "$DATA")"
+[ "$before_sub" = "$after_sub" ] || fail "foodpin list differs with the options after the subcommand"
+[ "$(python3 -c 'import json,sys; print(len(json.load(sys.stdin)))' <<<"$before_sub")" = 3 ] || fail "foodpin list --limit 3: $before_sub"
+pass "foodpin's --data-dir and --user work before and after the subcommand"

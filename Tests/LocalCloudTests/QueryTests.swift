@@ -210,6 +210,31 @@ import Testing
         #expect(Set(newest).count == before)
     }
 
+    @Test func listMatchesOnAFieldTheSchemaSaysIsNotAListAreRefused() async throws {
+        let record = restaurant("Porto")
+        record["tags"] = ["fish", "wine"]
+        _ = try await db.save(record)
+        for format in ["name CONTAINS 'Porto'", "ANY name IN {'Porto', 'Lisboa'}", "ANY name BEGINSWITH 'Po'",
+                       "NOT (name CONTAINS 'Porto')"] {
+            let query = Query(recordType: "Restaurant", predicate: LocalCloud.Predicate(format: format))
+            await #expect { _ = try await db.records(matching: query) } throws: { error in
+                let error = error as? CloudError
+                return error?.code == .invalidArguments && error?.message.hasPrefix("Field 'name' is a STRING, not a list") == true
+            }
+        }
+        let tags = Query(recordType: "Restaurant", predicate: LocalCloud.Predicate(format: "tags CONTAINS 'wine'"))
+        #expect(try await db.records(matching: tags).matchResults.count == 1, "a list field still matches")
+    }
+
+    @Test func maximumResultsLimitIsTheLargestPageAQueryMayAskFor() async throws {
+        _ = try await db.modifyRecords(saving: (0..<3).map { restaurant("m\($0)") }, deleting: [])
+        let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        let page = try await db.records(matching: query, resultsLimit: QueryOperation.maximumResultsLimit)
+        #expect(page.matchResults.count == 3 && page.queryCursor == nil)
+        await #expect { _ = try await db.records(matching: query, resultsLimit: QueryOperation.maximumResultsLimit + 1) }
+            throws: { ($0 as? CloudError)?.code == .limitExceeded }
+    }
+
     @Test func cursorsSerializeAndResume() async throws {
         _ = try await db.modifyRecords(saving: (0..<10).map { restaurant("c\($0)") }, deleting: [])
         let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))

@@ -1,17 +1,31 @@
 #ifndef CVIPSSHIM_H
 #define CVIPSSHIM_H
-// Non-variadic wrappers over libvips, which Swift cannot call directly.
-// Every function that returns int returns 0 on success and -1 on failure,
-// with the reason in libvips' error buffer (read it with cvips_error_copy).
-// Images are loaded through VipsSource, so a path is never parsed for
-// "[option]" suffixes the way vips_image_new_from_file would.
+// libvips and libchafa for FoodPinCore, loaded with dlopen at the first image.
+//
+// A process that never touches an image (`foodpin --version`, `foodpin list`) does not load
+// libvips' ~120 shared libraries: nothing links them. The first call to cvips_init opens
+// libvips.so.42 and libchafa.so.0 and resolves every function this shim uses; the wrappers
+// below are the only way in, and their header names no libvips or GLib type.
+//
+// Every function that returns int returns 0 on success and -1 on failure, with the reason in
+// libvips' error buffer (read it with cvips_error_copy). Images are loaded through VipsSource,
+// so a path is never parsed for "[option]" suffixes the way vips_image_new_from_file would.
 
 #include <stddef.h>
-#include <vips/vips.h>
+#include <stdint.h>
 
-/// Starts libvips and silences its GLib warnings, which would otherwise be printed
-/// onto the terminal the TUI owns. Returns 0 when libvips started.
+/// A libvips image (a GObject); released with cvips_unref.
+typedef struct _VipsImage VipsImage;
+/// A libchafa canvas; released with cchafa_canvas_unref.
+typedef struct ChafaCanvas ChafaCanvas;
+
+/// Loads libvips and libchafa (once per process), starts libvips and silences its GLib warnings,
+/// which would otherwise be printed onto the terminal the TUI owns. Returns 0 when libvips
+/// started, -2 when a library or one of its functions could not be loaded (the reason is in
+/// cvips_load_error), -1 when libvips itself failed to start (the reason is in its error buffer).
 int cvips_init(const char *argv0);
+/// Why cvips_init returned -2, or NULL. Static text; do not free.
+const char *cvips_load_error(void);
 
 /// Warnings libvips logged since the process started (they are counted, not printed).
 unsigned long cvips_warning_count(void);
@@ -37,6 +51,11 @@ typedef struct CVipsHeader {
 int cvips_probe_file(const char *path, CVipsHeader *out);
 /// Reads the header of encoded bytes. Never decodes pixels.
 int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out);
+/// Whether some libvips loader recognises the bytes.
+int cvips_is_known_buffer(const void *data, size_t length);
+/// libvips' names for a VipsInterpretation and a VipsBandFormat ("srgb", "uchar"), or NULL.
+const char *cvips_interpretation_nick(int interpretation);
+const char *cvips_format_nick(int format);
 
 /// Lazily shrinks to fit width x height, never upscaling, with shrink-on-load,
 /// EXIF autorotation, and CMYK imported through its profile (or a built-in one).
@@ -52,6 +71,10 @@ int cvips_thumbnail_buffer(const void *data, size_t length, int width, int heigh
 /// Converts to 8-bit sRGB with 3 bands and flattens any alpha onto white.
 /// An embedded ICC profile (Adobe RGB, Display P3, grey) is applied first.
 int cvips_to_srgb8_flat(VipsImage *in, VipsImage **out);
+
+int cvips_image_width(VipsImage *image);
+int cvips_image_height(VipsImage *image);
+int cvips_image_bands(VipsImage *image);
 
 /// Decoded pixels for drawing: 8-bit sRGB, rows packed, `bands` 3 (RGB) or 4 (RGBA,
 /// unassociated). Free `data` with cvips_free.
@@ -86,5 +109,39 @@ void cvips_free(void *memory);
 /// Copies and clears libvips' error buffer. Free the result with cvips_free.
 char *cvips_error_copy(void);
 void cvips_error_clear(void);
+
+// MARK: libchafa (cvips_init loads it)
+
+/// How a canvas colours its cells.
+typedef enum CChafaMode {
+    CCHAFA_MODE_INDEXED_240,
+    CCHAFA_MODE_INDEXED_16,
+    CCHAFA_MODE_INDEXED_8,
+    CCHAFA_MODE_FGBG,
+} CChafaMode;
+
+/// A symbol-mode canvas of columns x rows cells drawn with one-column block, border and space
+/// symbols (no wide ones). NULL when libchafa is not loaded.
+ChafaCanvas *cchafa_canvas_new(int columns, int rows, CChafaMode mode);
+void cchafa_canvas_unref(ChafaCanvas *canvas);
+/// Draws 8-bit pixels, rows packed: RGB when bands is 3, unassociated RGBA when 4.
+void cchafa_canvas_draw(ChafaCanvas *canvas, const uint8_t *pixels, int width, int height, int bands);
+/// The symbol at a cell (a Unicode scalar).
+uint32_t cchafa_canvas_char_at(ChafaCanvas *canvas, int x, int y);
+/// A cell's raw colours: palette indices in indexed modes, negative for transparent.
+void cchafa_canvas_colors_at(ChafaCanvas *canvas, int x, int y, int32_t *foreground, int32_t *background);
+
+/// A terminal graphics protocol.
+typedef enum CChafaPixelMode {
+    CCHAFA_PIXELS_KITTY,
+    CCHAFA_PIXELS_SIXELS,
+    CCHAFA_PIXELS_ITERM2,
+} CChafaPixelMode;
+
+/// Encodes 8-bit pixels (RGB when bands is 3, unassociated RGBA when 4) as the escape sequences of
+/// `mode` covering columns x rows cells of cell_width x cell_height pixels, with chafa's fallback
+/// terminal info (which holds every encoding). *out (length bytes) is freed with cvips_free.
+int cchafa_encode(const uint8_t *pixels, int width, int height, int bands, int columns, int rows,
+                  int cell_width, int cell_height, CChafaPixelMode mode, char **out, size_t *length);
 
 #endif

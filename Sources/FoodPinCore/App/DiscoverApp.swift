@@ -4,7 +4,8 @@ import Foundation
 /// ``view(_:width:height:)`` drawn.
 ///
 /// ```swift
-/// let app = DiscoverApp(config: config, handler: CloudEffectHandler(container: container))
+/// let handler = DiscoverEffectHandler(backend: CloudDiscoverBackend(container: container), thumbnails: loader)
+/// let app = DiscoverApp(config: config, handler: handler)
 /// try TerminalRuntime(app: app).run()   // the runtime calls message(for:), apply, view
 /// ```
 public final class DiscoverApp: TerminalApp {

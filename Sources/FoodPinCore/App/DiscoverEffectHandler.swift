@@ -5,21 +5,25 @@ import Synchronization
 /// and posts every result back through the sink.
 ///
 /// ```swift
-/// let handler = DiscoverEffectHandler(backend: LocalCloudDiscoverBackend(database), thumbnails: loader)
+/// let handler = DiscoverEffectHandler(backend: CloudDiscoverBackend(container: container), thumbnails: loader)
 /// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
 /// ```
 public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
     let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
+    private let formServices: FormServices
     /// Running tasks by token, so quitting can cancel them; each removes itself when done.
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
     /// The one search in flight (waiting out its debounce or querying); a newer one cancels it.
     let searchTask = Mutex<Task<Void, Never>?>(nil)
 
-    /// - Parameter thumbnails: `nil` under `--no-images`.
-    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?) {
+    /// - Parameters:
+    ///   - thumbnails: `nil` under `--no-images`.
+    ///   - formServices: the file system the form's image probe and Tab completion read.
+    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live) {
         self.backend = backend
         self.thumbnails = thumbnails
+        self.formServices = formServices
     }
 
     public func perform(_ effect: Effect, sink: MessageSink<Msg>) {
@@ -40,12 +44,18 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                 if loading.contains(key) { continue } // its completion is already on the way
                 thumbnails.load(key) { sink.post(.thumbnailLoaded(key, $0)) }
             }
+        case .probeImage(let path):
+            let probe = formServices.probeImage
+            run { sink.post(.imageProbed(path: path, problem: probe(path))) }
+        case .listDirectory(let path):
+            let list = formServices.listDirectory
+            run { sink.post(.directoryListed(path: path, entries: list(path))) }
         case .loadPreview(let path, let size):
             thumbnails?.loadFile(URL(fileURLWithPath: path), size: size) { sink.post(.previewLoaded(path: path, $0)) }
         case .save(let draft):
             run {
                 do { sink.post(.saveSucceeded(try await backend.save(draft))) } catch {
-                    sink.post(.saveFailed(Self.discoverError(error, code: .saveFailed)))
+                    sink.post(.saveFailed(DiscoverError(error, while: .saveFailed)))
                 }
             }
         case .delete(let id):
@@ -54,7 +64,7 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
                     try await backend.delete(id: id)
                     sink.post(.deleteSucceeded(id: id))
                 } catch {
-                    sink.post(.deleteFailed(id: id, Self.discoverError(error, code: .deleteFailed)))
+                    sink.post(.deleteFailed(id: id, DiscoverError(error, while: .deleteFailed)))
                 }
             }
         case .subscribeToChanges:
@@ -114,11 +124,6 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
     }
 
     static func result(_ work: () async throws -> DiscoverPage) async -> Result<DiscoverPage, DiscoverError> {
-        do { return .success(try await work()) } catch { return .failure(discoverError(error, code: .loadFailed)) }
-    }
-
-    static func discoverError(_ error: any Error, code: DiscoverError.Code) -> DiscoverError {
-        if let error = error as? DiscoverError { return error }
-        return DiscoverError(code, String(describing: error))
+        do { return .success(try await work()) } catch { return .failure(DiscoverError(error, while: .loadFailed)) }
     }
 }

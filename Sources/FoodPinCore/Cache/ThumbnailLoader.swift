@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let loader = ThumbnailLoader(cache: cache, fetchImageFile: { id in try await fetchAsset(id) },
-///                              render: { url, size in try renderer.thumbnail(url, size) })
+///                              render: { url, size in try renderer.render(fileAt: url, in: CellBox(columns: size.columns, rows: size.rows)) })
 /// loader.setVisible(ids: ["a", "b"])          // cancels loads for rows that scrolled away
 /// loader.load(ThumbnailKey(recordID: "a", size: .row)) { outcome in sink.post(.thumbnailLoaded(...)) }
 /// ```
@@ -87,15 +87,18 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
         }
     }
 
-    /// The cache key of a file preview: a record ID no record can have.
+    /// The cache key of a file preview.
     public static func previewKey(for path: String, size: ThumbnailSize) -> ThumbnailKey {
-        ThumbnailKey(recordID: "file:" + path, size: size)
+        ThumbnailKey(source: .file(path), size: size)
     }
 
     /// Cancels every load whose record is not among `ids` (its row scrolled away).
     /// File previews are left alone: the form asked for them, not a row.
     public func setVisible(ids: Set<String>) {
-        cancel { !ids.contains($0.recordID) && !$0.recordID.hasPrefix("file:") }
+        cancel { key in
+            guard case .record(let id) = key.source else { return false }
+            return !ids.contains(id)
+        }
     }
 
     /// Cancels everything (the app is quitting).
@@ -115,8 +118,13 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
     }
 
     private func start(_ key: ThumbnailKey, waiter: @escaping @Sendable (ThumbnailOutcome?) -> Void) {
-        let fetchImageFile = fetchImageFile
-        start(key, fetch: { try await fetchImageFile(key.recordID) }, waiter: waiter)
+        switch key.source {
+        case .record(let id):
+            let fetchImageFile = fetchImageFile
+            start(key, fetch: { try await fetchImageFile(id) }, waiter: waiter)
+        case .file(let path):
+            start(key, fetch: { URL(fileURLWithPath: path) }, waiter: waiter)
+        }
     }
 
     private func start(

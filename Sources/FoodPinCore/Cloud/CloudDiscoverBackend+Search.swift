@@ -26,6 +26,6 @@ extension CloudDiscoverBackend {
     public func search(_ text: String, limit: Int) async throws -> DiscoverPage {
         await seedOnce()
         guard let query = RestaurantRecord.searchQuery(text) else { return DiscoverPage(restaurants: [], cursor: nil) }
-        return try await runPage(QueryOperation(query: query), limit: limit)
+        return try await page(of: query, limit: limit)
     }
 }

@@ -6,20 +6,20 @@ import Synchronization
 ///
 /// ```swift
 /// let container = Container(configuration: .fromEnvironment())
-/// let backend = CloudDiscoverBackend(container: container, seeder: SampleSeeder(database: container.publicCloudDatabase,
-///                                                                            assets: assetsDirectory))
+/// let backend = CloudDiscoverBackend(container: container,
+///                                    seeder: SampleSeeder(container: container, assets: assetsDirectory))
 /// let page = try await backend.firstPage(limit: 50)   // newest first, without image data
 /// ```
 ///
-/// Only LocalCloud's public API is used: a `QueryOperation` for pages (sorted by
-/// `creationDate` descending, `desiredKeys` without `image`), one `FetchRecordsOperation`
-/// with `desiredKeys: ["image"]` per thumbnail, `save` and `deleteRecord(withID:)`.
+/// Only LocalCloud's public async API is used, as any CloudKit app would: `records(matching:)`
+/// and `records(continuingMatchFrom:)` for pages (sorted by `creationDate` descending,
+/// `desiredKeys` without `image`), `records(for:desiredKeys: ["image"])` per thumbnail, `save`
+/// and `deleteRecord(withID:)`. Every error it throws is a ``DiscoverError``.
 public final class CloudDiscoverBackend: DiscoverBackend {
     public let container: Container
     public var database: Database { container.publicCloudDatabase }
     let scaler: ImageScaler
     let temporaryDirectory: URL
-    let formServices: FormServices
     private let seeder: SampleSeeder?
     /// The one seeding run, started by the first query and awaited by every query after it.
     private let seeding = Mutex<Task<Void, Never>?>(nil)
@@ -29,16 +29,14 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     ///   - seeder: run once before the first query, so a fresh container shows the samples.
     ///   - scaler: how uploaded photos are scaled (1024 wide, JPEG quality 80).
     ///   - temporaryDirectory: where the scaled JPEG waits for the save; removed afterwards.
-    ///   - formServices: the file system the validation probes images with.
     public init(
         container: Container, seeder: SampleSeeder? = nil, scaler: ImageScaler = ImageScaler(),
-        temporaryDirectory: URL = FileManager.default.temporaryDirectory, formServices: FormServices = .live
+        temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) {
         self.container = container
         self.seeder = seeder
         self.scaler = scaler
         self.temporaryDirectory = temporaryDirectory
-        self.formServices = formServices
     }
 
     /// The signed-in user's name (`alice`), or `nil` without an account.
@@ -48,15 +46,16 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     public func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        let operation = QueryOperation(query: RestaurantRecord.discoverQuery())
-        return try await runPage(operation, limit: limit)
+        return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
     }
 
     public func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
         guard let queryCursor = cursor.token as? Query.Cursor else {
             throw DiscoverError(.loadFailed, "Invalid page cursor")
         }
-        return try await runPage(QueryOperation(cursor: queryCursor), limit: limit)
+        return try await page(limit: limit) { database, keys, limit in
+            try await database.records(continuingMatchFrom: queryCursor, desiredKeys: keys, resultsLimit: limit)
+        }
     }
 
     /// Every restaurant newest first, up to `limit`, through the same query as the screen;
@@ -73,36 +72,47 @@ public final class CloudDiscoverBackend: DiscoverBackend {
             query = RestaurantRecord.discoverQuery()
         }
         var result: [Restaurant] = []
-        var page = try await runPage(QueryOperation(query: query), limit: Self.pageSize(limit, have: 0))
+        var current = try await page(of: query, limit: Self.pageSize(limit, have: 0))
         while true {
-            result += page.restaurants
+            result += current.restaurants
             if let limit, result.count >= limit { result = Array(result.prefix(limit)); break }
-            guard let cursor = page.cursor else { break }
-            page = try await nextPage(after: cursor, limit: Self.pageSize(limit, have: result.count))
+            guard let cursor = current.cursor else { break }
+            current = try await nextPage(after: cursor, limit: Self.pageSize(limit, have: result.count))
         }
-        if includingImages { try await attachImageFiles(&result) }
+        if includingImages {
+            do { try await attachImageFiles(&result) } catch { throw DiscoverError(error, while: .loadFailed) }
+        }
         return result
     }
 
+    /// The largest page the store serves when there is no limit, else what is still wanted.
     private static func pageSize(_ limit: Int?, have: Int) -> Int {
-        let largest = 400
+        let largest = QueryOperation.maximumResultsLimit
         guard let limit else { return largest }
         return max(1, min(largest, limit - have))
     }
 
-    func runPage(_ operation: QueryOperation, limit: Int) async throws -> DiscoverPage {
-        operation.desiredKeys = RestaurantRecord.listKeys
-        operation.resultsLimit = min(max(1, limit), 400)
-        let matches = Mutex<[Restaurant]>([])
-        let cursor: Query.Cursor? = try await run(operation) { operation, done in
-            operation.recordMatchedBlock = { _, result in
-                if case .success(let record) = result {
-                    matches.withLock { $0.append(RestaurantRecord.restaurant(from: record)) }
-                }
-            }
-            operation.queryResultBlock = { result in done(result) }
+    /// The first page of `query` (the list's or a search's), without seeding.
+    func page(of query: Query, limit: Int) async throws -> DiscoverPage {
+        try await page(limit: limit) { database, keys, limit in
+            try await database.records(matching: query, desiredKeys: keys, resultsLimit: limit)
         }
-        return DiscoverPage(restaurants: matches.withLock { $0 }, cursor: cursor.map { PageCursor($0) })
+    }
+
+    /// One page of the list's fields, `limit` clamped to what a query may ask for.
+    private func page(
+        limit: Int,
+        _ query: (Database, [String], Int) async throws
+            -> (matchResults: [(Record.ID, Result<Record, any Error>)], queryCursor: Query.Cursor?)
+    ) async throws -> DiscoverPage {
+        do {
+            let limit = min(max(1, limit), QueryOperation.maximumResultsLimit)
+            let (matches, cursor) = try await query(database, RestaurantRecord.listKeys, limit)
+            let restaurants = matches.compactMap { _, result in (try? result.get()).map(RestaurantRecord.restaurant(from:)) }
+            return DiscoverPage(restaurants: restaurants, cursor: cursor.map { PageCursor($0) })
+        } catch {
+            throw DiscoverError(error, while: .loadFailed)
+        }
     }
 
     // MARK: Images
@@ -112,22 +122,8 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     /// One `FetchRecordsOperation` with `desiredKeys: ["image"]`: no other field is read.
     public func imageFile(forRecordName recordName: String) async throws -> URL? {
         let id = Record.ID(recordName: recordName)
-        let operation = FetchRecordsOperation(recordIDs: [id])
-        operation.desiredKeys = [RestaurantRecord.image]
-        let found = Mutex<Result<Record, any Error>?>(nil)
-        let _: Void = try await run(operation) { operation, done in
-            operation.perRecordResultBlock = { _, result in found.withLock { $0 = result } }
-            operation.fetchRecordsResultBlock = { result in
-                if case .failure(let error as CloudError) = result, error.code == .partialFailure {
-                    done(.success(()))
-                } else {
-                    done(result)
-                }
-            }
-        }
-        guard let result = found.withLock({ $0 }) else { return nil }
-        let record = try result.get()
-        return (record[RestaurantRecord.image] as? Asset)?.fileURL
+        guard let result = try await database.records(for: [id], desiredKeys: [RestaurantRecord.image])[id] else { return nil }
+        return (try result.get()[RestaurantRecord.image] as? Asset)?.fileURL
     }
 
     /// Fills in `imageFile` for each restaurant, fetching only the image key, 400 IDs per operation.
@@ -202,24 +198,5 @@ public final class CloudDiscoverBackend: DiscoverBackend {
             return started
         }
         await task.value
-    }
-
-    // MARK: Running operations
-
-    /// Adds `operation` to the public database and waits for its result block;
-    /// cancelling the task cancels the operation.
-    func run<Op: DatabaseOperation, Value: Sendable>(
-        _ operation: Op,
-        attach: (Op, @escaping @Sendable (Result<Value, any Error>) -> Void) -> Void
-    ) async throws -> Value {
-        let database = database
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-                attach(operation) { result in continuation.resume(with: result) }
-                database.add(operation)
-            }
-        } onCancel: {
-            operation.cancel()
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the user typed in the form, validated and trimmed, ready to save.
 public struct RestaurantDraft: Hashable, Sendable {
     public var name: String
@@ -16,5 +18,35 @@ public struct RestaurantDraft: Hashable, Sendable {
         self.phone = phone
         self.description = description
         self.imagePath = imagePath
+    }
+}
+
+extension RestaurantDraft {
+    /// The one check of the text fields, for the form's Ctrl-S and for every save: required
+    /// fields, lengths and the phone's characters. Reads no file; the image is checked by
+    /// decoding it when it is scaled (and, in the form, by its probe).
+    public func fieldErrors() -> [RestaurantForm.Field: String] {
+        var errors: [RestaurantForm.Field: String] = [:]
+        let values: [RestaurantForm.Field: String] = [
+            .name: name, .type: type, .location: location, .phone: phone, .description: description,
+        ]
+        for field in [RestaurantForm.Field.name, .type, .location]
+        where values[field, default: ""].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            errors[field] = "\(field.label) is required"
+        }
+        for (field, value) in values where value.count > field.maxLength {
+            errors[field] = "\(field.label) is too long (at most \(field.maxLength) characters)"
+        }
+        if errors[.phone] == nil, !phone.allSatisfy({ $0.isASCII && ($0.isNumber || " +-()".contains($0)) }) {
+            errors[.phone] = "Phone may hold only digits, spaces and + - ( )"
+        }
+        return errors
+    }
+
+    /// Every field's problem on one line, in field order: `Name is required; Phone may hold only …`.
+    public static func message(for errors: [RestaurantForm.Field: String]) -> String {
+        errors.sorted { $0.key < $1.key }
+            .map { $0.value.contains($0.key.label) ? $0.value : "\($0.key.label): \($0.value)" }
+            .joined(separator: "; ")
     }
 }

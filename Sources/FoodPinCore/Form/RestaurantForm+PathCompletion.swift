@@ -1,32 +1,60 @@
 extension RestaurantForm {
     /// Expands a leading `~` to the home directory, as a shell would.
     public func expandTilde(_ path: String) -> String {
-        if path == "~" { return services.homeDirectory }
+        if path == "~" { return homeDirectory }
         if path.hasPrefix("~/") {
-            let home = services.homeDirectory.hasSuffix("/") ? String(services.homeDirectory.dropLast()) : services.homeDirectory
+            let home = homeDirectory.hasSuffix("/") ? String(homeDirectory.dropLast()) : homeDirectory
             return home + path.dropFirst()
         }
         return path
     }
 
-    /// Tab on the image field: completes the path as far as it is unambiguous, or lists the candidates.
-    ///
-    /// Returns `false` when there is nothing to complete, so Tab moves on to the next field.
-    mutating func completePath() -> Bool {
-        guard var editor = editors[.image], editor.cursor == editor.characters.count else { return false }
+    enum CompletionStart {
+        /// The directory must be listed first; the form holds further keys until it is.
+        case list(String)
+        /// Completed without a listing (`~` → `~/`).
+        case done
+        /// Nothing to complete: Tab moves on.
+        case nothing
+    }
+
+    /// Tab on the image field: asks for the directory of the typed path, or completes `~` at once.
+    mutating func startCompletion() -> CompletionStart {
+        guard var editor = editors[.image], editor.cursor == editor.characters.count else { return .nothing }
         let typed = editor.text
-        guard !typed.isEmpty else { return false }
+        guard !typed.isEmpty else { return .nothing }
         if typed == "~" {
             editor.setText("~/")
             editors[.image] = editor
-            return true
+            return .done
         }
         let slash = typed.lastIndex(of: "/")
         let directoryPart = slash.map { String(typed[...$0]) } ?? ""
-        let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
         let directory = directoryPart.isEmpty ? "." : expandTilde(directoryPart)
+        pendingCompletion = (directory, typed)
+        return .list(directory)
+    }
+
+    /// The listing for a Tab completion arrived: completes the path as far as it is unambiguous,
+    /// or lists the candidates; with nothing to complete, Tab moves on to the next field.
+    ///
+    /// Returns the keys typed while the listing was on its way, for the caller to apply in order.
+    /// An answer for another directory is ignored.
+    public mutating func directoryListed(_ directory: String, entries: [FormServices.DirectoryEntry]?) -> [Key] {
+        guard let pending = pendingCompletion, pending.directory == directory else { return [] }
+        pendingCompletion = nil
+        defer { queuedKeys = [] }
+        if !complete(pending.text, entries: entries ?? []) { moveFocus(by: 1) }
+        return queuedKeys
+    }
+
+    private mutating func complete(_ typed: String, entries: [FormServices.DirectoryEntry]) -> Bool {
+        guard var editor = editors[.image] else { return false }
+        let slash = typed.lastIndex(of: "/")
+        let directoryPart = slash.map { String(typed[...$0]) } ?? ""
+        let prefix = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
         let showHidden = prefix.hasPrefix(".")
-        let matches = (services.listDirectory(directory) ?? [])
+        let matches = entries
             .filter { $0.name.hasPrefix(prefix) && (showHidden || !$0.name.hasPrefix(".")) }
             .sorted { $0.name < $1.name }
         guard let first = matches.first else { return false }

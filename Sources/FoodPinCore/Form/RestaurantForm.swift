@@ -15,6 +15,10 @@ import Foundation
 ///
 /// The form never loses input: an invalid save only sets ``errors`` and moves the focus to
 /// the first field in error; a failed save (``saveFailed(_:)``) keeps every field as typed.
+///
+/// The form never touches the disk. Probing the image path and listing a directory for Tab
+/// completion are actions the caller runs off the UI thread; their answers come back through
+/// ``imageProbed(path:problem:)`` and ``directoryListed(_:entries:)``.
 public struct RestaurantForm: Sendable {
     public enum Field: Int, CaseIterable, Hashable, Sendable, Comparable {
         case name, type, location, phone, description, image, save, cancel
@@ -55,6 +59,10 @@ public struct RestaurantForm: Sendable {
         case none
         case save(RestaurantDraft)
         case cancel
+        /// Probe the image at `path` before saving; answer with ``imageProbed(path:problem:)``.
+        case probeImage(path: String)
+        /// List `path` for Tab completion; answer with ``directoryListed(_:entries:)``.
+        case listDirectory(path: String)
     }
 
     public internal(set) var editors: [Field: LineEditor]
@@ -72,15 +80,23 @@ public struct RestaurantForm: Sendable {
     public internal(set) var previewPath: String?
     /// The live preview of ``previewPath``, once rendered.
     public internal(set) var preview: ThumbnailOutcome?
-    /// The last path probed, so typing elsewhere does not probe again.
+    /// The last path a probe was asked for, so typing elsewhere does not probe again.
     var probedPath: String?
-    let services: FormServices
+    /// The answer for ``probedPath``: `nil` until it arrives, then `.some(nil)` for a readable image.
+    var probeAnswer: String??
+    /// Ctrl-S waits for the image probe: the save is sent when ``imageProbed(path:problem:)`` says it is readable.
+    var isAwaitingProbe = false
+    /// A Tab completion waiting for its directory listing, and the keys typed meanwhile (replayed after it).
+    var pendingCompletion: (directory: String, text: String)?
+    public internal(set) var queuedKeys: [Key] = []
+    let homeDirectory: String
 
     /// The size of the image field's live preview.
     public static let previewSize = ThumbnailSize(columns: 8, rows: 4)
 
+    /// - Parameter services: only its home directory is kept, for `~`; the form calls nothing.
     public init(services: FormServices) {
-        self.services = services
+        self.homeDirectory = services.homeDirectory
         var editors: [Field: LineEditor] = [:]
         for field in Field.allCases where field.isTextField {
             editors[field] = LineEditor(multiline: field == .description, maxLength: field.maxLength)
@@ -109,6 +125,10 @@ public struct RestaurantForm: Sendable {
     /// Applies one key.
     public mutating func handle(_ key: Key) -> Action {
         if isSaving { return .none } // the save is in flight; input is kept as it was sent
+        if pendingCompletion != nil {
+            queuedKeys.append(key) // applied in order once the listing is in
+            return .none
+        }
         if isConfirmingDiscard {
             isConfirmingDiscard = false
             if key == .character("y") || key == .character("Y") { return .cancel }
@@ -124,7 +144,13 @@ public struct RestaurantForm: Sendable {
         case .control("s"):
             return submit()
         case .tab:
-            if focus == .image, completePath() { return .none }
+            if focus == .image {
+                switch startCompletion() {
+                case .list(let directory): return .listDirectory(path: directory)
+                case .done: return .none
+                case .nothing: break
+                }
+            }
             moveFocus(by: 1)
         case .backTab, .up:
             moveFocus(by: -1)
@@ -166,24 +192,10 @@ public struct RestaurantForm: Sendable {
         }
     }
 
-    /// Checks every field; returns the inline errors (empty when the form can be saved).
+    /// Checks the text fields; returns the inline errors (empty when the fields can be saved).
+    /// The image is checked by its probe, off the UI thread.
     public func validate() -> [Field: String] {
-        var errors: [Field: String] = [:]
-        for field in [Field.name, .type, .location] where trimmed(field).isEmpty {
-            errors[field] = "\(field.label) is required"
-        }
-        for field in Field.allCases where field.isTextField && text(field).count > field.maxLength {
-            errors[field] = "\(field.label) is too long (at most \(field.maxLength) characters)"
-        }
-        let phone = trimmed(.phone)
-        if errors[.phone] == nil, !phone.allSatisfy({ $0.isASCII && ($0.isNumber || " +-()".contains($0)) }) {
-            errors[.phone] = "Phone may hold only digits, spaces and + - ( )"
-        }
-        let image = trimmed(.image)
-        if errors[.image] == nil, !image.isEmpty, let problem = services.probeImage(expandTilde(image)) {
-            errors[.image] = problem
-        }
-        return errors
+        draft.fieldErrors()
     }
 
     /// The trimmed values, with the image path expanded.
@@ -195,19 +207,40 @@ public struct RestaurantForm: Sendable {
             imagePath: image.isEmpty ? nil : expandTilde(image))
     }
 
-    /// Call after each key: when the image path changed to a readable image, returns the
-    /// expanded path whose preview should be rendered (off the UI thread).
-    public mutating func updatePreview() -> String? {
+    /// Call after each key: when the image path changed, returns the expanded path to probe
+    /// (off the UI thread) for the live preview.
+    public mutating func pathToProbe() -> String? {
         let typed = trimmed(.image)
         let path = typed.isEmpty ? nil : expandTilde(typed)
         guard path != probedPath else { return nil }
         probedPath = path
+        probeAnswer = nil
         previewPath = nil
         preview = nil
-        guard let path, services.probeImage(path) == nil else { return nil }
-        previewPath = path
         return path
     }
+
+    /// A probe answered: `problem` is why `path` is not a readable image, `nil` if it is one.
+    ///
+    /// Returns the save when Ctrl-S was waiting for this answer and the image is readable.
+    /// A stale answer (the path was edited since) is ignored.
+    public mutating func imageProbed(path: String, problem: String?) -> Action {
+        guard path == probedPath else { return .none }
+        probeAnswer = .some(problem)
+        if problem == nil { previewPath = path }
+        guard isAwaitingProbe else { return .none }
+        isAwaitingProbe = false
+        if let problem {
+            isSaving = false
+            errors[.image] = problem
+            focus = .image
+            return .none
+        }
+        return .save(draft)
+    }
+
+    /// Whether the image is known to probe as readable, so the preview can be rendered.
+    public var isPreviewReady: Bool { previewPath != nil && previewPath == probedPath }
 
     /// A rendered preview arrived; kept only if the path is still the one typed.
     public mutating func previewLoaded(path: String, _ outcome: ThumbnailOutcome) {
@@ -220,12 +253,22 @@ public struct RestaurantForm: Sendable {
         errors = validate()
         saveError = nil
         completions = []
+        let image = draft.imagePath
+        if errors[.image] == nil, let image, image == probedPath, case .some(.some(let problem)) = probeAnswer {
+            errors[.image] = problem
+        }
         if let first = errors.keys.min() {
             focus = first
             return .none
         }
         isSaving = true
-        return .save(draft)
+        guard let image, !(image == probedPath && probeAnswer == .some(nil)) else { return .save(draft) }
+        isAwaitingProbe = true
+        if image == probedPath { return .none } // its probe is on the way; the answer sends the save
+        // Never asked (under --no-images, or the path was typed into a form with the preview off).
+        probedPath = image
+        probeAnswer = nil
+        return .probeImage(path: image)
     }
 
     private mutating func requestCancel() -> Action {
@@ -236,7 +279,7 @@ public struct RestaurantForm: Sendable {
         return .cancel
     }
 
-    private mutating func moveFocus(by delta: Int) {
+    mutating func moveFocus(by delta: Int) {
         let all = Field.allCases
         let index = (focus.rawValue + delta + all.count) % all.count
         focus = all[index]

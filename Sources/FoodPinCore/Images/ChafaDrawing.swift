@@ -1,4 +1,4 @@
-import CChafa
+import CVipsShim
 import Synchronization
 
 /// One libchafa canvas in symbol mode, borrowed from a small process-wide pool and
@@ -42,46 +42,34 @@ final class ChafaDrawing {
             idle.append(canvas)
             return idle.count > Self.poolLimit ? idle.removeFirst() : nil
         }
-        if let evicted { chafa_canvas_unref(evicted.pointer) }
+        if let evicted { cchafa_canvas_unref(evicted.pointer) }
     }
 
+    /// A canvas from libchafa (loaded with libvips by ``Vips/start()``, which every render calls first).
     private static func makeCanvas(_ key: Key) -> OpaquePointer {
-        let config = chafa_canvas_config_new()
-        let symbols = chafa_symbol_map_new()
-        defer {
-            chafa_symbol_map_unref(symbols)
-            chafa_canvas_config_unref(config)
+        guard let canvas = cchafa_canvas_new(Int32(key.columns), Int32(key.rows), mode(key.colorMode)) else {
+            preconditionFailure("libchafa is not loaded: call Vips.start() before drawing")
         }
-        // Blocks (half, quarter, eighth), box-drawing borders and space: all one column wide.
-        let tags = CHAFA_SYMBOL_TAG_BLOCK.rawValue | CHAFA_SYMBOL_TAG_BORDER.rawValue
-            | CHAFA_SYMBOL_TAG_SPACE.rawValue | CHAFA_SYMBOL_TAG_HALF.rawValue
-        chafa_symbol_map_add_by_tags(symbols, ChafaSymbolTags(rawValue: tags))
-        chafa_symbol_map_remove_by_tags(symbols, CHAFA_SYMBOL_TAG_WIDE)
-        chafa_canvas_config_set_symbol_map(config, symbols)
-        chafa_canvas_config_set_geometry(config, Int32(key.columns), Int32(key.rows))
-        chafa_canvas_config_set_canvas_mode(config, mode(key.colorMode))
-        chafa_canvas_config_set_pixel_mode(config, CHAFA_PIXEL_MODE_SYMBOLS)
-        return chafa_canvas_new(config)
+        return canvas
     }
 
-    static func mode(_ colorMode: ColorMode) -> ChafaCanvasMode {
+    static func mode(_ colorMode: ColorMode) -> CChafaMode {
         switch colorMode {
-        case .colors256: CHAFA_CANVAS_MODE_INDEXED_240
-        case .colors16: CHAFA_CANVAS_MODE_INDEXED_16
-        case .colors8: CHAFA_CANVAS_MODE_INDEXED_8
-        case .none: CHAFA_CANVAS_MODE_FGBG
+        case .colors256: CCHAFA_MODE_INDEXED_240
+        case .colors16: CCHAFA_MODE_INDEXED_16
+        case .colors8: CCHAFA_MODE_INDEXED_8
+        case .none: CCHAFA_MODE_FGBG
         }
     }
 
     /// Draws 8-bit pixels, rows packed: RGB when `bands` is 3, unassociated RGBA when 4.
     /// libchafa resamples them to the canvas (8×8 pixels per cell) as it draws.
     func draw(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int) {
-        let type = bands == 3 ? CHAFA_PIXEL_RGB8 : CHAFA_PIXEL_RGBA8_UNASSOCIATED
-        chafa_canvas_draw_all_pixels(canvas.pointer, type, pixels, Int32(width), Int32(height), Int32(width * bands))
+        cchafa_canvas_draw(canvas.pointer, pixels, Int32(width), Int32(height), Int32(bands))
     }
 
     func cell(x: Int, y: Int) -> Cell {
-        let code = chafa_canvas_get_char_at(canvas.pointer, Int32(x), Int32(y))
+        let code = cchafa_canvas_char_at(canvas.pointer, Int32(x), Int32(y))
         var character: Character = " "
         if let scalar = Unicode.Scalar(code), code >= 0x20, DisplayWidth.of(Character(scalar)) == 1 {
             character = Character(scalar)
@@ -91,7 +79,7 @@ final class ChafaDrawing {
         }
         var foreground: Int32 = -1
         var background: Int32 = -1
-        chafa_canvas_get_raw_colors_at(canvas.pointer, Int32(x), Int32(y), &foreground, &background)
+        cchafa_canvas_colors_at(canvas.pointer, Int32(x), Int32(y), &foreground, &background)
         return Cell(character, style: CellStyle(foreground: Self.color(foreground), background: Self.color(background)))
     }
 

@@ -1,4 +1,4 @@
-import CChafa
+import CVipsShim
 
 /// Encodes pixels for a terminal graphics protocol with libchafa's own encoders: kitty's
 /// graphics protocol, sixel, or iTerm2's inline images (`chafa_canvas_print` in that pixel mode).
@@ -30,38 +30,22 @@ public struct ChafaEncoder: Hashable, Sendable {
     /// `columns`×`rows` cells, scaled by libchafa to that many cells' pixels.
     public func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int,
                        columns: Int, rows: Int) -> PixelImage {
-        let config = chafa_canvas_config_new()
-        defer { chafa_canvas_config_unref(config) }
-        chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))
-        chafa_canvas_config_set_cell_geometry(config, Int32(cellPixels.width), Int32(cellPixels.height))
-        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
-        chafa_canvas_config_set_pixel_mode(config, pixelMode)
-        let canvas = chafa_canvas_new(config)
-        defer { chafa_canvas_unref(canvas) }
-        let type = bands == 3 ? CHAFA_PIXEL_RGB8 : CHAFA_PIXEL_RGBA8_UNASSOCIATED
-        chafa_canvas_draw_all_pixels(canvas, type, pixels, Int32(width), Int32(height), Int32(width * bands))
+        var printed: UnsafeMutablePointer<CChar>?
+        var length = 0
         var bytes: [UInt8] = []
-        if let printed = chafa_canvas_print(canvas, Self.termInfo.pointer) {
-            if let string = printed.pointee.str {
-                bytes = Array(UnsafeRawBufferPointer(start: string, count: Int(printed.pointee.len)).bindMemory(to: UInt8.self))
-            }
-            g_string_free(printed, 1)
+        if cchafa_encode(pixels, Int32(width), Int32(height), Int32(bands), Int32(columns), Int32(rows),
+                         Int32(cellPixels.width), Int32(cellPixels.height), pixelMode, &printed, &length) == 0, let printed {
+            bytes = Array(UnsafeRawBufferPointer(start: printed, count: length).bindMemory(to: UInt8.self))
+            cvips_free(printed)
         }
         return PixelImage(mode: mode, bytes: bytes, columns: columns, rows: rows)
     }
 
-    private var pixelMode: ChafaPixelMode {
+    private var pixelMode: CChafaPixelMode {
         switch mode {
-        case .kitty: CHAFA_PIXEL_MODE_KITTY
-        case .sixel: CHAFA_PIXEL_MODE_SIXELS
-        default: CHAFA_PIXEL_MODE_ITERM2
+        case .kitty: CCHAFA_PIXELS_KITTY
+        case .sixel: CCHAFA_PIXELS_SIXELS
+        default: CCHAFA_PIXELS_ITERM2
         }
     }
-
-    /// chafa's fallback terminal info, made once: read-only after creation.
-    private struct TermInfo: @unchecked Sendable {
-        let pointer: OpaquePointer?
-    }
-
-    private static let termInfo = TermInfo(pointer: chafa_term_db_get_fallback_info(chafa_term_db_get_default()))
 }

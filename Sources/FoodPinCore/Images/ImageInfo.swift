@@ -1,4 +1,3 @@
-import CVips
 import CVipsShim
 import Foundation
 
@@ -79,7 +78,7 @@ public struct ImageInfo: Hashable, Sendable {
         }
         if result != 0 {
             let detail = Vips.takeError()
-            let known = data.withUnsafeBytes { raw in vips_foreign_find_load_buffer(raw.baseAddress, raw.count) != nil }
+            let known = data.withUnsafeBytes { raw in cvips_is_known_buffer(raw.baseAddress, raw.count) != 0 }
             Vips.takeError()
             throw known
                 ? ImageError(.corrupt, "The image is truncated or corrupt.", detail: detail)
@@ -104,8 +103,8 @@ public struct ImageInfo: Hashable, Sendable {
         format = Self.formatName(loader: withUnsafeBytes(of: header.loader) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         })
-        colorSpace = Self.nick(vips_interpretation_get_type(), Int(header.interpretation))
-        sampleFormat = Self.nick(vips_band_format_get_type(), Int(header.format))
+        colorSpace = Self.nick(cvips_interpretation_nick(header.interpretation))
+        sampleFormat = Self.nick(cvips_format_nick(header.format))
         self.byteCount = byteCount
     }
 
@@ -136,8 +135,7 @@ public struct ImageInfo: Hashable, Sendable {
         return aliases[name] ?? name
     }
 
-    private static func nick(_ type: GType, _ value: Int) -> String {
-        guard let name = vips_enum_nick(type, Int32(value)) else { return "unknown" }
-        return String(cString: name)
+    private static func nick(_ name: UnsafePointer<CChar>?) -> String {
+        name.map { String(cString: $0) } ?? "unknown"
     }
 }

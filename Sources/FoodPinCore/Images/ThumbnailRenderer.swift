@@ -1,5 +1,3 @@
-import CChafa
-import CVips
 import CVipsShim
 import Foundation
 

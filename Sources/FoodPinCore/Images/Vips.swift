@@ -1,15 +1,21 @@
-import CVips
 import CVipsShim
 import Foundation
 
-/// libvips, started once per process and tuned for an interactive app.
+/// libvips, loaded and started once per process and tuned for an interactive app.
 ///
+/// Nothing links libvips or libchafa: the first ``start()`` has the C shim open them with
+/// `dlopen`, so commands that draw no image never pay for their ~120 shared libraries.
 /// libvips is thread-safe once started; starting it is not, so every entry point
 /// calls ``start()`` first, which runs the setup exactly once (a `static let`).
 enum Vips {
     /// Whether libvips started; the reason when it did not.
     private static let started: Result<Void, ImageError> = {
-        guard cvips_init("foodpin") == 0 else {
+        switch cvips_init("foodpin") {
+        case 0: break
+        case -2:
+            let reason = cvips_load_error().map { String(cString: $0) } ?? "unknown reason"
+            return .failure(ImageError(.decodeFailed, "The image library (libvips) could not be loaded.", detail: reason))
+        default:
             return .failure(ImageError(.decodeFailed, "The image library (libvips) failed to start.", detail: takeError()))
         }
         // One worker per pipeline keeps a background thumbnail from starving the UI thread

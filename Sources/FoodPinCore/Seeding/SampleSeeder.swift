@@ -4,7 +4,7 @@ import LocalCloud
 /// Fills an empty public database with the sample restaurants on first run.
 ///
 /// ```swift
-/// let seeder = SampleSeeder(database: container.publicCloudDatabase, assets: assetsURL)
+/// let seeder = SampleSeeder(container: container, assets: assetsURL)
 /// let outcome = try await seeder.seedIfNeeded()   // .seeded(24), then .alreadySeeded forever after
 /// ```
 ///

@@ -17,6 +17,10 @@ public enum Effect: Hashable, Sendable {
     /// These rows are now the visible ones lacking a thumbnail: load them (answer each with
     /// `.thumbnailLoaded`) and cancel loads for rows not listed (`ThumbnailLoader.setVisible`).
     case loadThumbnails(ids: [String], size: ThumbnailSize)
+    /// Check that a local file is a readable image (a cheap header read); answer `.imageProbed`.
+    case probeImage(path: String)
+    /// List a directory for the form's Tab completion; answer `.directoryListed`.
+    case listDirectory(path: String)
     /// Render the form's live preview of a local image file; answer `.previewLoaded`.
     case loadPreview(path: String, size: ThumbnailSize)
     /// Scale the image, save the record; answer `.saveSucceeded` or `.saveFailed`.

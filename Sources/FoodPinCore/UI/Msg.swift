@@ -9,6 +9,10 @@ public enum Msg: Sendable {
     /// A page query finished.
     case pageLoaded(PageRequest, Result<DiscoverPage, DiscoverError>)
     case thumbnailLoaded(ThumbnailKey, ThumbnailOutcome)
+    /// An image probe answered: `problem` says why `path` is not a readable image, `nil` if it is one.
+    case imageProbed(path: String, problem: String?)
+    /// A directory was listed for Tab completion (`nil`: it could not be read).
+    case directoryListed(path: String, entries: [FormServices.DirectoryEntry]?)
     /// The form's image preview was rendered.
     case previewLoaded(path: String, ThumbnailOutcome)
     case saveSucceeded(Restaurant)

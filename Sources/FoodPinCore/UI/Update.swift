@@ -39,6 +39,10 @@ extension AppState {
         case .previewLoaded(let path, let outcome):
             form?.previewLoaded(path: path, outcome)
             effects = []
+        case .imageProbed(let path, let problem):
+            effects = imageProbed(path: path, problem: problem)
+        case .directoryListed(let path, let entries):
+            effects = directoryListed(path, entries: entries)
         case .saveSucceeded(let restaurant):
             // The saved restaurant shows selected on the full list, even if a search was open.
             effects = closeSearch()
@@ -164,17 +168,43 @@ extension AppState {
     private mutating func handleFormKey(_ key: Key) -> [Effect] {
         guard var form else { screen = .list; return [] }
         let action = form.handle(key)
-        let preview = config.showsImages ? form.updatePreview() : nil
+        let probe = config.showsImages ? form.pathToProbe() : nil
         self.form = form
+        return formEffects(action) + (probe.map { [.probeImage(path: $0)] } ?? [])
+    }
+
+    private mutating func formEffects(_ action: RestaurantForm.Action) -> [Effect] {
         switch action {
-        case .none: return preview.map { [.loadPreview(path: $0, size: RestaurantForm.previewSize)] } ?? []
+        case .none: return []
         case .cancel:
-            self.form = nil
+            form = nil
             screen = .list
             return []
-        case .save(let draft):
-            return [.save(draft)]
+        case .save(let draft): return [.save(draft)]
+        case .probeImage(let path): return [.probeImage(path: path)]
+        case .listDirectory(let path): return [.listDirectory(path: path)]
         }
+    }
+
+    /// The image probe answered: show the preview of a readable image, or send the save Ctrl-S waits on.
+    private mutating func imageProbed(path: String, problem: String?) -> [Effect] {
+        guard var form else { return [] }
+        let action = form.imageProbed(path: path, problem: problem)
+        let showPreview = config.showsImages && problem == nil && form.isPreviewReady && form.previewPath == path
+            && form.preview == nil
+        self.form = form
+        return formEffects(action) + (showPreview ? [.loadPreview(path: path, size: RestaurantForm.previewSize)] : [])
+    }
+
+    /// A Tab completion's listing arrived: complete, then apply the keys typed while it was listed.
+    private mutating func directoryListed(_ path: String, entries: [FormServices.DirectoryEntry]?) -> [Effect] {
+        guard var form else { return [] }
+        let queued = form.directoryListed(path, entries: entries)
+        let probe = config.showsImages ? form.pathToProbe() : nil
+        self.form = form
+        var effects = probe.map { [Effect.probeImage(path: $0)] } ?? []
+        for key in queued where screen == .form { effects += handleFormKey(key) }
+        return effects
     }
 
     // MARK: Loading
@@ -317,6 +347,6 @@ extension AppState {
         requestedThumbnails = wantedSet
         guard !wanted.isEmpty || hadRequests else { return [] }
         let size = wanted.first?.size ?? .row
-        return [.loadThumbnails(ids: wanted.map(\.recordID), size: size)]
+        return [.loadThumbnails(ids: wanted.compactMap(\.recordID), size: size)]
     }
 }

@@ -1,7 +1,6 @@
 import FoodPinCore
 import Foundation
 import LocalCloud
-import Synchronization
 
 /// The container, backend and seeder that `foodpin`, `foodpin list` and `foodpin add` share.
 ///
@@ -17,7 +16,7 @@ struct CloudSession {
     let seeder: SampleSeeder?
 
     init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let container = Container(configuration: options.containerConfiguration(environment: environment))
+        let container = Container(configuration: options.cloud.configuration(environment: environment))
         let seeder = SampleAssets.locate(environment: environment).map {
             SampleSeeder(container: container, assets: $0)
         }
@@ -26,20 +25,3 @@ struct CloudSession {
         backend = CloudDiscoverBackend(container: container, seeder: seeder)
     }
 }
-
-extension GlobalOptions {
-    /// LocalCloud's own resolution (`LOCALCLOUD_*` variables, including `LOCALCLOUD_LATENCY_MS`),
-    /// overridden by the command-line options that were given.
-    func containerConfiguration(environment: [String: String]) -> Container.Configuration {
-        var configuration = Container.Configuration.fromEnvironment(identifier: container, environment: environment)
-        if let dataDirectory {
-            configuration.dataDirectory = URL(fileURLWithPath: dataDirectory, isDirectory: true)
-        }
-        if let user { configuration.user = user.isEmpty ? nil : user }
-        if let environment = self.environment {
-            configuration.environment = environment == .production ? .production : .development
-        }
-        return configuration
-    }
-}
-

@@ -2,7 +2,8 @@ import ArgumentParser
 import FoodPinCore
 import Foundation
 
-/// `foodpin add`: saves a restaurant to the public database with the form's validation and image pipeline.
+/// `foodpin add`: saves a restaurant to the public database through the screen's save path
+/// (``CloudDiscoverBackend/save(_:)``: one check of the fields, one decode of the image).
 ///
 /// Exit codes: 0 saved (prints the record name), 2 invalid input (a field or the image),
 /// 1 the cloud refused or failed. Every message is one line on stderr.
@@ -33,17 +34,12 @@ struct AddCommand: ParsableCommand {
     var image: String?
 
     mutating func run() throws {
-        let form = RestaurantForm(
+        // What the form would hold: trimmed, `~` expanded, at most each field's length.
+        let draft = RestaurantForm(
             draft: RestaurantDraft(name: name, type: type, location: location, phone: phone ?? "",
                                    description: description ?? "", imagePath: image),
-            services: .live)
-        let errors = form.validate()
-        if !errors.isEmpty {
-            let text = errors.sorted { $0.key < $1.key }.map { $0.value.contains($0.key.label) ? $0.value : "\($0.key.label): \($0.value)" }.joined(separator: "; ")
-            printError("foodpin add: \(TextSanitizer.line(text))")
-            throw ExitCode(2)
-        }
-        let draft = form.draft
+            services: .live
+        ).draft
         let session = CloudSession(options: options)
         let (backend, seeder) = (session.backend, session.seeder)
         do {
@@ -53,7 +49,7 @@ struct AddCommand: ParsableCommand {
             }
             print(saved.id)
         } catch {
-            let failure = CloudDiscoverBackend.discoverError(error, code: .saveFailed)
+            let failure = DiscoverError(error, while: .saveFailed)
             printError("foodpin add: \(TextSanitizer.line(failure.message))")
             throw ExitCode(failure.field != nil ? 2 : 1)
         }

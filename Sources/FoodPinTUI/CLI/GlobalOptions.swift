@@ -1,21 +1,11 @@
 import ArgumentParser
 import FoodPinCore
+import LocalCloudCLI
 
-/// Options shared by the screen and the `list`/`add` subcommands.
-///
-/// `nil` means "use LocalCloud's own resolution" (environment variables, then defaults).
+/// Options shared by the screen and the `list`/`add` subcommands: the container (``CloudOptions``,
+/// shared with `localcloud`) and how the screen draws.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("The LocalCloud data directory.", valueName: "path"))
-    var dataDirectory: String?
-
-    @Option(help: ArgumentHelp("The container identifier.", valueName: "id"))
-    var container: String?
-
-    @Option(help: ArgumentHelp("The user name to act as.", valueName: "name"))
-    var user: String?
-
-    @Option(help: "The cloud environment: development or production.")
-    var environment: CloudEnvironmentOption?
+    @OptionGroup var cloud: CloudOptions
 
     @Flag(name: .customLong("no-images"), help: "Do not load or draw thumbnails (the same as --images none).")
     var noImages = false

@@ -35,7 +35,7 @@ struct ListCommand: ParsableCommand {
                 try await backend.restaurants(matching: search, limit: limit, includingImages: json)
             }
         } catch {
-            printError("foodpin list: \(CloudDiscoverBackend.discoverError(error, code: .loadFailed).message)")
+            printError("foodpin list: \(DiscoverError(error, while: .loadFailed).message)")
             throw ExitCode(1)
         }
         if json {

@@ -16,8 +16,13 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
     public static let maximumResults = 0
     /// The page size used for ``maximumResults``.
     static let defaultPageSize = 100
-    /// The largest page a query may ask for.
-    static let largestPageSize = 400
+    /// The largest `resultsLimit` a query may ask for; more fails with `limitExceeded`.
+    ///
+    /// ```swift
+    /// let (matches, cursor) = try await db.records(matching: query, resultsLimit: QueryOperation.maximumResultsLimit)
+    /// ```
+    public static let maximumResultsLimit = 400
+    static var largestPageSize: Int { maximumResultsLimit }
 
     private struct Settings {
         /// Boxed: `Query` is a mutable class like `CKQuery` and need not be `Sendable`; the

@@ -5,7 +5,7 @@ import Foundation
 /// On save the file's bytes are copied into the container's content-addressed
 /// asset store, so the caller may delete its own file once the save returns.
 /// A fetched record's asset has a `fileURL` to a readable local copy.
-public final class Asset: @unchecked Sendable {
+public final class Asset: Sendable {
     /// The file to upload (before save) or the local copy (after fetch). `nil` when
     /// the field was fetched without its file.
     public let fileURL: URL?

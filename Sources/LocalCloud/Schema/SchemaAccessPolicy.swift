@@ -30,6 +30,7 @@ final class SchemaAccessPolicy: AccessPolicy {
             if isPublic {
                 try schema.checkPermission(.read, recordType: recordType, user: user, creator: nil)
             }
+            try schema.checkListMatches(recordType: recordType, predicate: query.predicate)
             if checksIndexes, schema.recordTypes[recordType] != nil {
                 try schema.checkIndexes(recordType: recordType, predicate: query.predicate, sortKeys: query.sort.map(Self.predicateKey))
             }

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -41,7 +42,7 @@ struct AssetStore: Sendable {
                 if size > sizeLimit {
                     throw CloudError(.limitExceeded, "Asset \(source.lastPathComponent) exceeds the asset size limit of \(sizeLimit) bytes")
                 }
-                hasher.update(chunk)
+                hasher.update(data: chunk)
                 try output.write(contentsOf: chunk)
             }
             try output.synchronize()
@@ -50,7 +51,7 @@ struct AssetStore: Sendable {
             if let cloud = error as? CloudError { throw cloud }
             throw CloudError(.internalError, "Cannot copy asset \(source.path): \(error)", cause: error)
         }
-        let digest = hasher.finalize()
+        let digest = hasher.finalize().hexDigits
         let final = url(forDigest: digest)
         try createDirectory(final.deletingLastPathComponent())
         // Always rename, even over an identical file: the fresh modification time tells garbage

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import Synchronization
 
 /// A SQL fragment and the arguments bound to its `?` placeholders.
 struct SQLFragment {

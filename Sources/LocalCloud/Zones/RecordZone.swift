@@ -1,5 +1,5 @@
 /// A zone: a named group of records in one database. Custom zones live in the private database.
-public final class RecordZone: @unchecked Sendable {
+public final class RecordZone: Sendable {
     public let zoneID: ID
 
     public init(zoneID: ID) { self.zoneID = zoneID }

@@ -146,3 +146,12 @@ import Testing
         #expect(results.count == 2 && renders.count == 1, "the second preview comes from the cache")
     }
 }
+
+@Suite struct ThumbnailKeyTests {
+    @Test func aRecordNamedLikeAFileNeverSharesAFilePreviewsKey() {
+        let preview = ThumbnailLoader<FakeThumbnail>.previewKey(for: "/photos/a.jpg", size: .row)
+        #expect(ThumbnailKey(recordID: "file:/photos/a.jpg", size: .row) != preview)
+        #expect(preview.recordID == nil)
+        #expect(ThumbnailKey(recordID: "file:/photos/a.jpg", size: .row).recordID == "file:/photos/a.jpg")
+    }
+}

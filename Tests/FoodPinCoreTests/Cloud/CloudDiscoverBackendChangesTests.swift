@@ -1,5 +1,4 @@
 import Foundation
-import LocalCloud
 import Synchronization
 import Testing
 @testable import FoodPinCore

@@ -139,14 +139,38 @@ import Testing
     }
 
     @Test func errorsMapToTheScreensWords() {
-        let permission = CloudDiscoverBackend.discoverError(
-            CloudError(.permissionFailure, "Only the creator may delete this record"), code: .deleteFailed)
+        let permission = DiscoverError(CloudError(.permissionFailure, "Only the creator may delete this record"), while: .deleteFailed)
         #expect(permission.code == .permissionDenied)
-        #expect(permission.message.hasPrefix("Permission Failure"))
-        let image = CloudDiscoverBackend.discoverError(ImageError(.corrupt, "The image is damaged"), code: .saveFailed)
+        #expect(permission.message == "Permission Failure: Only the creator may delete this record")
+        let prefixed = DiscoverError(CloudError(.permissionFailure, "Permission Failure: WRITE operation not permitted"), while: .saveFailed)
+        #expect(prefixed.message == "Permission Failure: WRITE operation not permitted", "said once")
+        let image = DiscoverError(ImageError(.corrupt, "The image is damaged"), while: .saveFailed)
         #expect(image.field == .image && image.code == .invalidImage)
-        let other = CloudDiscoverBackend.discoverError(CloudError(.quotaExceeded, "Disk full"), code: .saveFailed)
-        #expect(other.code == .saveFailed && other.field == nil && other.message.contains("Disk full"))
+        let other = DiscoverError(CloudError(.quotaExceeded, "Disk full"), while: .saveFailed)
+        #expect(other.code == .saveFailed && other.field == nil && other.message == "quotaExceeded: Disk full")
+        let signedOut = CloudError(.notAuthenticated, "No iCloud account")
+        let words = Set([DiscoverError.Code.loadFailed, .saveFailed, .deleteFailed].map { DiscoverError(signedOut, while: $0).message })
+        #expect(words == ["Not signed in: No iCloud account"], "a page load, a save and a delete say the same")
+    }
+
+    @Test func invalidFieldsAreAllNamedInOneMessage() async throws {
+        let fixture = try CloudFixture()
+        let backend = fixture.backend()
+        await #expect { _ = try await backend.save(RestaurantDraft(name: " ", type: "T", location: "L", phone: "call me")) }
+            throws: { error in
+                let error = error as? DiscoverError
+                return error?.field == .name && error?.message == "Name is required; Phone may hold only digits, spaces and + - ( )"
+            }
+    }
+
+    @Test func aPageLoadAndASaveFailingTogetherSayTheSameThing() async throws {
+        let fixture = try CloudFixture()
+        let backend = fixture.backend()
+        let locked = CloudError(.serviceUnavailable, "database is locked")
+        #expect(DiscoverError(locked, while: .loadFailed).message == DiscoverError(locked, while: .saveFailed).message)
+        // Through the backend: a cursor from elsewhere is the page load's own DiscoverError, passed through.
+        await #expect { _ = try await backend.nextPage(after: PageCursor("not a cursor"), limit: 5) }
+            throws: { ($0 as? DiscoverError) == DiscoverError(.loadFailed, "Invalid page cursor") }
     }
 
     @Test func userRecordNamesLoseTheirUnderscore() async throws {

@@ -49,13 +49,19 @@ import Testing
     }
 
     @Test func imageMustBeReadableAndTildeExpands() {
+        let services = FormServices.fake(images: ["/home/alice/food.jpg"])
         var form = filled()
         form.setText("~/missing.jpg", for: .image)
-        #expect(form.handle(.control("s")) == .none)
+        #expect(form.handle(.control("s")) == .probeImage(path: "/home/alice/missing.jpg"), "the probe runs off the UI thread")
+        #expect(form.isSaving, "keys wait while the probe answers")
+        #expect(form.imageProbed(path: "/home/alice/missing.jpg", problem: "Not a readable image") == .none)
         #expect(form.errors[.image] == "Not a readable image")
         #expect(form.focus == .image)
+        #expect(!form.isSaving)
+        #expect(form.handle(.control("s")) == .none, "the answer is remembered: no second probe")
+        #expect(form.errors[.image] == "Not a readable image")
         form.setText("~/food.jpg", for: .image)
-        guard case .save(let draft) = form.handle(.control("s")) else {
+        guard case .save(let draft) = form.press(.control("s"), answering: services) else {
             Issue.record("a valid form saves")
             return
         }
@@ -123,7 +129,7 @@ import Testing
     @Test func aFailedSaveKeepsInputAndShowsTheError() {
         var form = filled()
         form.setText("/home/alice/food.jpg", for: .image)
-        guard case .save = form.handle(.control("s")) else {
+        guard case .save = form.press(.control("s"), answering: .fake(images: ["/home/alice/food.jpg"])) else {
             Issue.record("should save")
             return
         }
@@ -167,77 +173,95 @@ import Testing
 
     @Test func tabCompletesAUniqueMatchAndDirectoriesGetASlash() {
         var form = imageForm("~/Pi")
-        _ = form.handle(.tab)
+        _ = form.press(.tab, answering: services)
         #expect(form.text(.image) == "~/Pictures/")
         #expect(form.focus == .image)
         type("d", into: &form)
-        _ = form.handle(.tab)
+        _ = form.press(.tab, answering: services)
         #expect(form.text(.image) == "~/Pictures/drinks.png")
         type("", into: &form)
         var trips = imageForm("~/Pictures/t")
-        _ = trips.handle(.tab)
+        _ = trips.press(.tab, answering: services)
         #expect(trips.text(.image) == "~/Pictures/trips/")
     }
 
     @Test func tabCompletesTheCommonPrefixThenListsCandidates() {
         var form = imageForm("/home/alice/Pictures/f")
-        _ = form.handle(.tab)
+        _ = form.press(.tab, answering: services)
         #expect(form.text(.image) == "/home/alice/Pictures/food-")
-        _ = form.handle(.tab)
+        _ = form.press(.tab, answering: services)
         #expect(form.completions == ["food-1.jpg", "food-2.jpg"])
         #expect(form.focus == .image)
-        _ = form.handle(.tab) // the list is shown: Tab moves on
+        _ = form.press(.tab, answering: services) // the list is shown: Tab moves on
         #expect(form.focus == .save)
     }
 
     @Test func tabWithoutMatchesMovesOnAndHiddenFilesNeedADot() {
         var form = imageForm("~/zzz")
-        _ = form.handle(.tab)
+        _ = form.press(.tab, answering: services)
         #expect(form.text(.image) == "~/zzz")
         #expect(form.focus == .save)
         var tilde = imageForm("~")
-        _ = tilde.handle(.tab)
+        _ = tilde.press(.tab, answering: services)
         #expect(tilde.text(.image) == "~/")
-        _ = tilde.handle(.tab)
+        _ = tilde.press(.tab, answering: services)
         #expect(tilde.text(.image) == "~/Pictures/", ".hidden is not offered without a dot")
         var hidden = imageForm("~/.h")
-        _ = hidden.handle(.tab)
+        _ = hidden.press(.tab, answering: services)
         #expect(hidden.text(.image) == "~/.hidden")
     }
 }
 
 @Suite struct RestaurantFormPreviewTests {
-    @Test func aReadableImagePathAsksForAPreviewOnce() {
-        let probes = Recorder<String>()
-        let services = FormServices(homeDirectory: "/home/alice", listDirectory: { _ in nil },
-                                    probeImage: { path in probes.append(path); return path == "/home/alice/food.jpg" ? nil : "Not an image" })
-        var form = RestaurantForm(services: services)
-        #expect(form.updatePreview() == nil)
-        #expect(probes.count == 0, "an empty path is not probed")
+    @Test func aChangedImagePathIsProbedOnceAndOnlyAReadableOneIsPreviewed() {
+        var form = RestaurantForm(services: .fake())
+        #expect(form.pathToProbe() == nil, "an empty path is not probed")
         form.setText("~/food.jp", for: .image)
-        #expect(form.updatePreview() == nil)
+        #expect(form.pathToProbe() == "/home/alice/food.jp")
+        _ = form.imageProbed(path: "/home/alice/food.jp", problem: "No such file")
+        #expect(form.previewPath == nil)
         form.setText("~/food.jpg", for: .image)
-        #expect(form.updatePreview() == "/home/alice/food.jpg")
-        #expect(form.previewPath == "/home/alice/food.jpg")
-        #expect(form.updatePreview() == nil, "same path: no second probe or load")
-        #expect(probes.count == 2)
+        #expect(form.pathToProbe() == "/home/alice/food.jpg")
+        #expect(form.pathToProbe() == nil, "same path: no second probe")
+        _ = form.imageProbed(path: "/home/alice/food.jp", problem: nil)
+        #expect(form.previewPath == nil, "a stale answer is ignored")
+        _ = form.imageProbed(path: "/home/alice/food.jpg", problem: nil)
+        #expect(form.previewPath == "/home/alice/food.jpg" && form.isPreviewReady)
         form.previewLoaded(path: "/elsewhere.jpg", .noImage)
         #expect(form.preview == nil, "a stale preview is ignored")
         form.previewLoaded(path: "/home/alice/food.jpg", .image(FakeThumbnail(columns: 8, rows: 4)))
         #expect(form.preview != nil)
         form.setText("", for: .image)
-        _ = form.updatePreview()
+        _ = form.pathToProbe()
         #expect(form.previewPath == nil && form.preview == nil)
+    }
+
+    @Test func keysTypedWhileTheListingIsOnItsWayApplyAfterTheCompletion() {
+        var form = RestaurantForm(services: .fake())
+        form.focus(.image)
+        for c in "~/Pi" { _ = form.handle(.character(c)) }
+        #expect(form.handle(.tab) == .listDirectory(path: "/home/alice/"))
+        for c in "x" { _ = form.handle(.character(c)) }
+        _ = form.handle(.tab)
+        #expect(form.text(.image) == "~/Pi", "held until the listing answers")
+        #expect(form.directoryListed("/elsewhere/", entries: []) == [], "an answer for another directory is ignored")
+        let queued = form.directoryListed("/home/alice/", entries: [.init(name: "Pictures", isDirectory: true)])
+        #expect(queued == [.character("x"), .tab])
+        #expect(form.text(.image) == "~/Pictures/")
+        for key in queued { _ = form.handle(key) }
+        #expect(form.text(.image) == "~/Pictures/x")
     }
 }
 
 @Suite struct RestaurantFormDraftTests {
     @Test func theCommandLineSharesTheValidation() {
-        let bad = RestaurantForm(draft: RestaurantDraft(name: " ", type: "Cafe", location: "HK", phone: "abc"), services: .fake())
-        #expect(Set(bad.validate().keys) == [.name, .phone])
+        let bad = RestaurantDraft(name: " ", type: "Cafe", location: "HK", phone: "abc")
+        #expect(Set(bad.fieldErrors().keys) == [.name, .phone])
+        #expect(RestaurantForm(draft: bad, services: .fake()).validate() == bad.fieldErrors())
         let good = RestaurantForm(draft: RestaurantDraft(name: "A", type: "B", location: "C", imagePath: "~/x.jpg"),
-                                  services: .fake(images: ["/home/alice/x.jpg"]))
+                                  services: .fake())
         #expect(good.validate().isEmpty)
         #expect(good.draft.imagePath == "/home/alice/x.jpg")
+        #expect(good.draft.fieldErrors().isEmpty)
     }
 }

@@ -52,6 +52,19 @@ extension FormServices {
     }
 }
 
+extension RestaurantForm {
+    /// Applies a key and, as the effect handler would later, answers its probe or listing from `services`.
+    mutating func press(_ key: Key, answering services: FormServices) -> Action {
+        switch handle(key) {
+        case .probeImage(let path): return imageProbed(path: path, problem: services.probeImage(path))
+        case .listDirectory(let path):
+            for queued in directoryListed(path, entries: services.listDirectory(path)) { _ = handle(queued) }
+            return .none
+        case let action: return action
+        }
+    }
+}
+
 extension AppState {
     /// A state at `width`×`height` with the first page loaded.
     static func loaded(

@@ -305,7 +305,11 @@ import Testing
         state.form?.focus(.image)
         var effects: [Effect] = []
         for msg in keys("~/food.jpg") { effects += send(&state, msg) }
-        #expect(effects == [.loadPreview(path: "/home/alice/food.jpg", size: RestaurantForm.previewSize)])
+        #expect(effects.last == .probeImage(path: "/home/alice/food.jpg"))
+        #expect(!effects.contains { if case .loadPreview = $0 { true } else { false } }, "no preview before the probe answers")
+        #expect(send(&state, .imageProbed(path: "/home/alice/food.jp", problem: "No such file")).isEmpty)
+        #expect(send(&state, .imageProbed(path: "/home/alice/food.jpg", problem: nil))
+                == [.loadPreview(path: "/home/alice/food.jpg", size: RestaurantForm.previewSize)])
         send(&state, .previewLoaded(path: "/home/alice/food.jpg", .image(FakeThumbnail(columns: 8, rows: 4, fill: "▓"))))
         let grid = view(state, width: 60, height: 24)
         #expect(grid.lines.filter { $0.contains("▓▓▓▓▓▓▓▓") }.count == 4)

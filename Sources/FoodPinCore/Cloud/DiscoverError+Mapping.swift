@@ -1,0 +1,39 @@
+import LocalCloud
+
+extension DiscoverError {
+    /// The one mapping from a store or image pipeline failure to what the screen and the CLI say.
+    ///
+    /// ```swift
+    /// DiscoverError(CloudError(.notAuthenticated, "No account"), while: .loadFailed).message
+    /// // "Not signed in: No account", the same for a page load, a save, a delete and `foodpin add`
+    /// ```
+    ///
+    /// `code` says what was being done; it is kept unless the failure has a code of its own
+    /// (permission, not found, a bad image). Image errors belong to the form's image field; an asset
+    /// over the store's size limit does too, since a smaller picture fixes it. A ``DiscoverError``
+    /// passes through unchanged.
+    public init(_ error: any Error, while code: Code) {
+        switch error {
+        case let error as DiscoverError:
+            self = error
+        case let error as ImageError:
+            self.init(.invalidImage, error.message, field: .image)
+        case let error as CloudError:
+            switch error.code {
+            case .permissionFailure:
+                let message = error.message.hasPrefix("Permission Failure") ? error.message : "Permission Failure: \(error.message)"
+                self.init(.permissionDenied, message)
+            case .notAuthenticated:
+                self.init(.permissionDenied, "Not signed in: \(error.message)")
+            case .unknownItem:
+                self.init(.notFound, error.message)
+            case .limitExceeded where error.message.hasPrefix("Asset"), .assetFileNotFound:
+                self.init(code, error.message, field: .image)
+            default:
+                self.init(code, "\(error.code.name): \(error.message)")
+            }
+        default:
+            self.init(code, String(describing: error))
+        }
+    }
+}
