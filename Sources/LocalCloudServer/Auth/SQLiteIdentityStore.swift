@@ -140,9 +140,14 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func revokeAPIToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        try await revoke(table: "apiToken", key: "digest", value: digest, container: container, at: date)
+    }
+
+    /// Marks one live row of `table` revoked; `table` and `key` are this file's constants, never input.
+    private func revoke(table: String, key: String, value: String, container: String, at date: Date) async throws -> Bool {
         try await write(container) { db in
-            try db.execute(sql: "UPDATE apiToken SET revoked = ? WHERE digest = ? AND revoked IS NULL",
-                           arguments: [date.timeIntervalSince1970, digest])
+            try db.execute(sql: "UPDATE \(table) SET revoked = ? WHERE \(key) = ? AND revoked IS NULL",
+                           arguments: [date.timeIntervalSince1970, value])
             return db.changesCount > 0
         }
     }
@@ -246,11 +251,7 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     package func revokeServerKey(id: String, container: String, at date: Date) async throws -> Bool {
-        try await write(container) { db in
-            try db.execute(sql: "UPDATE serverKey SET revoked = ? WHERE id = ? AND revoked IS NULL",
-                           arguments: [date.timeIntervalSince1970, id])
-            return db.changesCount > 0
-        }
+        try await revoke(table: "serverKey", key: "id", value: id, container: container, at: date)
     }
 
     private static func serverKey(_ row: Row) -> ServerKey {
