@@ -8,10 +8,10 @@ import Foundation
 /// let app = DiscoverApp(config: config, handler: handler)
 /// try TerminalRuntime(app: app).run()   // the runtime calls message(for:), apply, view
 /// ```
-public final class DiscoverApp: TerminalApp {
-    public typealias Message = Msg
+package final class DiscoverApp: TerminalApp {
+    package typealias Message = Msg
 
-    public private(set) var state: AppState
+    package private(set) var state: AppState
     private let handler: any EffectHandler
     private let clock: @Sendable () -> Date
     private let debugStatus: (@Sendable () -> String)?
@@ -23,7 +23,7 @@ public final class DiscoverApp: TerminalApp {
     ///   - handler: runs effects (queries, thumbnails, saves) in the background.
     ///   - clock: the time "added 5 min ago" is measured from; injected for tests.
     ///   - debugStatus: text for the title bar under `--debug`, e.g. the cache counters.
-    public init(
+    package init(
         config: AppConfig, handler: any EffectHandler, width: Int = 80, height: Int = 24,
         clock: @escaping @Sendable () -> Date = { Date() }, debugStatus: (@Sendable () -> String)? = nil
     ) {
@@ -33,7 +33,7 @@ public final class DiscoverApp: TerminalApp {
         self.debugStatus = debugStatus
     }
 
-    public func message(for event: TerminalEvent) -> Msg? {
+    package func message(for event: TerminalEvent) -> Msg? {
         switch event {
         case .key(let key): .key(key)
         case .resize(let width, let height): .resize(width: width, height: height)
@@ -41,7 +41,7 @@ public final class DiscoverApp: TerminalApp {
         }
     }
 
-    public func apply(_ message: Msg, sink: MessageSink<Msg>) {
+    package func apply(_ message: Msg, sink: MessageSink<Msg>) {
         lastSink = sink
         if !started {
             started = true
@@ -57,7 +57,7 @@ public final class DiscoverApp: TerminalApp {
         }
     }
 
-    public func view(width: Int, height: Int) -> Grid {
+    package func view(width: Int, height: Int) -> Grid {
         if (width != state.width || height != state.height), let sink = lastSink {
             // The runtime's size is the truth; re-lay out before drawing.
             run(.resize(width: width, height: height), sink: sink)
@@ -67,9 +67,9 @@ public final class DiscoverApp: TerminalApp {
         return FoodPinCore.view(state, width: width, height: height)
     }
 
-    public var shouldQuit: Bool { state.shouldQuit }
-    public var exitCode: Int32 { state.exitCode }
+    package var shouldQuit: Bool { state.shouldQuit }
+    package var exitCode: Int32 { state.exitCode }
 
     /// Spinner frames every 80 ms, and no ticks at all while idle.
-    public var tickInterval: Duration? { state.isSpinnerVisible ? .milliseconds(80) : nil }
+    package var tickInterval: Duration? { state.isSpinnerVisible ? .milliseconds(80) : nil }
 }

@@ -4,7 +4,7 @@
 /// (sorted by `creationDate` descending, `desiredKeys` without `image`), `save`,
 /// `deleteRecord(withID:)` and the container's notifications. Throw ``DiscoverError`` to
 /// control the message shown; any other error is shown by its description.
-public protocol DiscoverBackend: Sendable {
+package protocol DiscoverBackend: Sendable {
     /// The newest `limit` restaurants and the cursor after them.
     func firstPage(limit: Int) async throws -> DiscoverPage
     /// The page after `cursor`.
@@ -21,7 +21,7 @@ public protocol DiscoverBackend: Sendable {
 
 extension DiscoverBackend {
     /// A backend without search finds nothing.
-    public func search(_ text: String, limit: Int) async throws -> DiscoverPage {
+    package func search(_ text: String, limit: Int) async throws -> DiscoverPage {
         throw DiscoverError(.loadFailed, "Search is not available")
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// let handler = DiscoverEffectHandler(backend: CloudDiscoverBackend(container: container), thumbnails: loader)
 /// let app = DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
 /// ```
-public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
+package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
     let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
     private let formServices: FormServices
@@ -20,13 +20,13 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
     /// - Parameters:
     ///   - thumbnails: `nil` under `--no-images`.
     ///   - formServices: the file system the form's image probe and Tab completion read.
-    public init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live) {
+    package init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live) {
         self.backend = backend
         self.thumbnails = thumbnails
         self.formServices = formServices
     }
 
-    public func perform(_ effect: Effect, sink: MessageSink<Msg>) {
+    package func perform(_ effect: Effect, sink: MessageSink<Msg>) {
         let backend = backend
         switch effect {
         case .loadFirstPage(let limit):
@@ -91,14 +91,14 @@ public final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, 
     }
 
     /// Cache counters for `foodpin --debug`.
-    public var debugStatus: String {
+    package var debugStatus: String {
         guard let cache = thumbnails?.cache else { return "images off" }
         let stats = cache.statistics
         return "cache \(cache.count) hit \(stats.hits) miss \(stats.misses) evict \(stats.evictions)"
     }
 
     /// Cancels background work (on quit).
-    public func cancelAll() {
+    package func cancelAll() {
         let running = tasks.withLock { tasks in
             defer { tasks.running = [:] }
             return Array(tasks.running.values)

@@ -2,6 +2,6 @@
 ///
 /// `perform` is called on the UI thread and must return at once: start a task, post later.
 /// The LocalCloud-backed handler lives with the app; tests use a recording one.
-public protocol EffectHandler: AnyObject {
+package protocol EffectHandler: AnyObject {
     func perform(_ effect: Effect, sink: MessageSink<Msg>)
 }

@@ -14,12 +14,12 @@ import Synchronization
 ///
 /// - Complexity: O(1) for ``value(forKey:)``, ``setValue(_:forKey:cost:)`` and ``removeValue(forKey:)``,
 ///   amortized over the evictions an insert causes.
-public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// Hit, miss and eviction counts since creation (for `foodpin --debug`).
-    public struct Statistics: Hashable, Sendable {
-        public var hits = 0
-        public var misses = 0
-        public var evictions = 0
+    package struct Statistics: Hashable, Sendable {
+        package var hits = 0
+        package var misses = 0
+        package var evictions = 0
     }
 
     let storage: Mutex<Storage>
@@ -27,48 +27,48 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
     /// - Parameters:
     ///   - countLimit: the most entries to hold; 0 for no limit.
     ///   - totalCostLimit: the most total cost to hold; 0 for no limit.
-    public init(countLimit: Int = 0, totalCostLimit: Int = 0) {
+    package init(countLimit: Int = 0, totalCostLimit: Int = 0) {
         storage = Mutex(Storage(countLimit: max(0, countLimit), totalCostLimit: max(0, totalCostLimit)))
     }
 
     /// Returns the value and marks it most recently used; counts a hit or a miss.
-    public func value(forKey key: Key) -> Value? {
+    package func value(forKey key: Key) -> Value? {
         storage.withLock { $0.value(forKey: key) }
     }
 
     /// Inserts or replaces a value, then evicts least recently used entries until both limits hold.
-    public func setValue(_ value: Value, forKey key: Key, cost: Int = 0) {
+    package func setValue(_ value: Value, forKey key: Key, cost: Int = 0) {
         storage.withLock { $0.setValue(value, forKey: key, cost: max(0, cost)) }
     }
 
     @discardableResult
-    public func removeValue(forKey key: Key) -> Value? {
+    package func removeValue(forKey key: Key) -> Value? {
         storage.withLock { $0.removeValue(forKey: key) }
     }
 
-    public func removeAll() {
+    package func removeAll() {
         storage.withLock { $0.removeAll() }
     }
 
     /// Whether the key is cached, without counting a hit or changing recency.
-    public func contains(_ key: Key) -> Bool {
+    package func contains(_ key: Key) -> Bool {
         storage.withLock { $0.map[key] != nil }
     }
 
-    public var count: Int { storage.withLock { $0.map.count } }
-    public var totalCost: Int { storage.withLock { $0.totalCost } }
-    public var statistics: Statistics { storage.withLock { $0.statistics } }
+    package var count: Int { storage.withLock { $0.map.count } }
+    package var totalCost: Int { storage.withLock { $0.totalCost } }
+    package var statistics: Statistics { storage.withLock { $0.statistics } }
 
-    public var countLimit: Int {
+    package var countLimit: Int {
         get { storage.withLock { $0.countLimit } }
         set { storage.withLock { $0.countLimit = max(0, newValue); $0.evictToLimits() } }
     }
 
-    public var totalCostLimit: Int {
+    package var totalCostLimit: Int {
         get { storage.withLock { $0.totalCostLimit } }
         set { storage.withLock { $0.totalCostLimit = max(0, newValue); $0.evictToLimits() } }
     }
 
     /// Keys from most to least recently used (for tests and debugging).
-    public var keysByRecency: [Key] { storage.withLock { $0.keysByRecency() } }
+    package var keysByRecency: [Key] { storage.withLock { $0.keysByRecency() } }
 }

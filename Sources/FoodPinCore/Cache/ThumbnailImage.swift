@@ -2,7 +2,7 @@
 ///
 /// The UI layer only needs to copy cells and know what an image costs in memory,
 /// so the pipeline's own type (e.g. `Thumbnail`) conforms with a small extension.
-public protocol ThumbnailImage: Sendable {
+package protocol ThumbnailImage: Sendable {
     /// Width in cells.
     var columns: Int { get }
     /// Height in cells.
@@ -19,6 +19,6 @@ public protocol ThumbnailImage: Sendable {
 
 extension ThumbnailImage {
     /// Cells only, by default.
-    public var pixels: PixelImage? { nil }
-    public var pixelOrigin: (column: Int, row: Int) { (0, 0) }
+    package var pixels: PixelImage? { nil }
+    package var pixelOrigin: (column: Int, row: Int) { (0, 0) }
 }

@@ -14,9 +14,9 @@ import Synchronization
 /// - Two requests for the same key while it loads share one fetch and one render.
 /// - Fetching (`FetchRecordsOperation` with `desiredKeys: ["image"]`) and rendering run on
 ///   background tasks; the completion is called from there, so post it through a `MessageSink`.
-public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
-    public typealias FetchImageFile = @Sendable (_ recordID: String) async throws -> URL?
-    public typealias Render = @Sendable (_ file: URL, _ size: ThumbnailSize) throws -> Image
+package final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
+    package typealias FetchImageFile = @Sendable (_ recordID: String) async throws -> URL?
+    package typealias Render = @Sendable (_ file: URL, _ size: ThumbnailSize) throws -> Image
 
     private struct InFlight {
         let token: Int
@@ -31,7 +31,7 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
         var cancellations = 0
     }
 
-    public let cache: LRUCache<ThumbnailKey, Image>
+    package let cache: LRUCache<ThumbnailKey, Image>
     private let fetchImageFile: FetchImageFile
     private let render: Render
     private let latency: Duration
@@ -43,7 +43,7 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
     ///   - fetchImageFile: returns the local file of a record's image, or `nil` if it has none.
     ///   - render: decodes and renders a file into cells; runs off the UI thread.
     ///   - latency: an extra delay before each fetch (tests and demos); `sleep` waits it out.
-    public init(
+    package init(
         cache: LRUCache<ThumbnailKey, Image>,
         fetchImageFile: @escaping FetchImageFile,
         render: @escaping Render,
@@ -58,22 +58,22 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
     }
 
     /// How many fetches have started (a cache hit or a coalesced request starts none).
-    public var fetchCount: Int { state.withLock { $0.fetches } }
+    package var fetchCount: Int { state.withLock { $0.fetches } }
     /// How many in-flight loads were cancelled.
-    public var cancellationCount: Int { state.withLock { $0.cancellations } }
+    package var cancellationCount: Int { state.withLock { $0.cancellations } }
     /// Keys loading right now.
-    public var loadingKeys: Set<ThumbnailKey> { state.withLock { Set($0.inFlight.keys) } }
+    package var loadingKeys: Set<ThumbnailKey> { state.withLock { Set($0.inFlight.keys) } }
 
     /// Starts loading `key` unless it is cached or already loading, and calls `completion`
     /// with the outcome. A cancelled load never calls back.
-    public func load(_ key: ThumbnailKey, completion: @escaping @Sendable (ThumbnailOutcome) -> Void) {
+    package func load(_ key: ThumbnailKey, completion: @escaping @Sendable (ThumbnailOutcome) -> Void) {
         start(key) { outcome in
             if let outcome { completion(outcome) }
         }
     }
 
     /// Loads `key` and waits for it; `nil` if the load was cancelled.
-    public func thumbnail(for key: ThumbnailKey) async -> ThumbnailOutcome? {
+    package func thumbnail(for key: ThumbnailKey) async -> ThumbnailOutcome? {
         await withCheckedContinuation { continuation in
             start(key) { continuation.resume(returning: $0) }
         }
@@ -81,20 +81,20 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
 
     /// Renders a local file (the form's live preview) through the same cache and coalescing,
     /// keyed by ``previewKey(for:size:)``.
-    public func loadFile(_ file: URL, size: ThumbnailSize, completion: @escaping @Sendable (ThumbnailOutcome) -> Void) {
+    package func loadFile(_ file: URL, size: ThumbnailSize, completion: @escaping @Sendable (ThumbnailOutcome) -> Void) {
         start(Self.previewKey(for: file.path, size: size), fetch: { file }) { outcome in
             if let outcome { completion(outcome) }
         }
     }
 
     /// The cache key of a file preview.
-    public static func previewKey(for path: String, size: ThumbnailSize) -> ThumbnailKey {
+    package static func previewKey(for path: String, size: ThumbnailSize) -> ThumbnailKey {
         ThumbnailKey(source: .file(path), size: size)
     }
 
     /// Cancels every load whose record is not among `ids` (its row scrolled away).
     /// File previews are left alone: the form asked for them, not a row.
-    public func setVisible(ids: Set<String>) {
+    package func setVisible(ids: Set<String>) {
         cancel { key in
             guard case .record(let id) = key.source else { return false }
             return !ids.contains(id)
@@ -102,7 +102,7 @@ public final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
     }
 
     /// Cancels everything (the app is quitting).
-    public func cancelAll() { cancel { _ in true } }
+    package func cancelAll() { cancel { _ in true } }
 
     private func cancel(where shouldCancel: (ThumbnailKey) -> Bool) {
         let cancelled: [InFlight] = state.withLock { state in

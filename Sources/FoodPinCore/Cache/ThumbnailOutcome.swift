@@ -1,5 +1,5 @@
 /// How loading one thumbnail ended.
-public enum ThumbnailOutcome: Sendable {
+package enum ThumbnailOutcome: Sendable {
     case image(any ThumbnailImage)
     /// The record has no image.
     case noImage

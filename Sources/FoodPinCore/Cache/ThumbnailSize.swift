@@ -1,15 +1,15 @@
 /// The size of a thumbnail in terminal cells.
-public struct ThumbnailSize: Hashable, Sendable, CustomStringConvertible {
-    public var columns: Int
-    public var rows: Int
+package struct ThumbnailSize: Hashable, Sendable, CustomStringConvertible {
+    package var columns: Int
+    package var rows: Int
 
-    public init(columns: Int, rows: Int) {
+    package init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
     }
 
     /// A list row's thumbnail: three text lines tall.
-    public static let row = ThumbnailSize(columns: 6, rows: 3)
+    package static let row = ThumbnailSize(columns: 6, rows: 3)
 
-    public var description: String { "\(columns)×\(rows)" }
+    package var description: String { "\(columns)×\(rows)" }
 }

@@ -9,7 +9,7 @@ extension CloudDiscoverBackend {
     ///
     /// - Throws: ``DiscoverError``: with the form field for invalid input and image errors,
     ///   and with the cloud's reason (permission, quota, asset too large) otherwise.
-    public func save(_ draft: RestaurantDraft) async throws -> Restaurant {
+    package func save(_ draft: RestaurantDraft) async throws -> Restaurant {
         let errors = draft.fieldErrors()
         if let first = errors.keys.min() {
             throw DiscoverError(.saveFailed, RestaurantDraft.message(for: errors), field: first)
@@ -44,7 +44,7 @@ extension CloudDiscoverBackend {
     /// Deletes a restaurant. Only its creator may, where the schema's roles say so.
     ///
     /// - Throws: ``DiscoverError`` with `.permissionDenied` when the store refuses.
-    public func delete(id: String) async throws {
+    package func delete(id: String) async throws {
         do {
             try await database.deleteRecord(withID: Record.ID(recordName: id))
         } catch {

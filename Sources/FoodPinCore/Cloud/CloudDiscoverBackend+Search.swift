@@ -23,7 +23,7 @@ extension CloudDiscoverBackend {
     /// let page = try await backend.search("cafe deja", limit: 50)   // finds "Café Déjà Vu"
     /// let more = try await backend.nextPage(after: page.cursor!, limit: 50)
     /// ```
-    public func search(_ text: String, limit: Int) async throws -> DiscoverPage {
+    package func search(_ text: String, limit: Int) async throws -> DiscoverPage {
         await seedOnce()
         guard let query = RestaurantRecord.searchQuery(text) else { return DiscoverPage(restaurants: [], cursor: nil) }
         return try await page(of: query, limit: limit)

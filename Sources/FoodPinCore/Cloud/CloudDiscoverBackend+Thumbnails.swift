@@ -3,8 +3,8 @@ import LocalCloud
 
 extension CloudDiscoverBackend {
     /// The thumbnail cache's default limits: enough for a long scroll back, and a fixed memory bound.
-    public static let defaultThumbnailCountLimit = 2_000
-    public static let defaultThumbnailCostLimit = 24 * 1024 * 1024
+    package static let defaultThumbnailCountLimit = 2_000
+    package static let defaultThumbnailCostLimit = 24 * 1024 * 1024
 
     /// A loader that fetches each row's image with ``imageFile(forRecordName:)`` and renders it
     /// with libvips and libchafa into the requested cell box.
@@ -16,7 +16,7 @@ extension CloudDiscoverBackend {
     ///
     /// Fetch and render run on the loader's detached tasks, so on the cooperative pool:
     /// at most one render per core at a time, never on the UI thread.
-    public func thumbnailLoader(
+    package func thumbnailLoader(
         renderer: ThumbnailRenderer,
         cache: LRUCache<ThumbnailKey, Thumbnail> = LRUCache(
             countLimit: CloudDiscoverBackend.defaultThumbnailCountLimit,

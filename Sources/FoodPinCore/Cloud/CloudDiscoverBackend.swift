@@ -15,9 +15,9 @@ import Synchronization
 /// and `records(continuingMatchFrom:)` for pages (sorted by `creationDate` descending,
 /// `desiredKeys` without `image`), `records(for:desiredKeys: ["image"])` per thumbnail, `save`
 /// and `deleteRecord(withID:)`. Every error it throws is a ``DiscoverError``.
-public final class CloudDiscoverBackend: DiscoverBackend {
-    public let container: Container
-    public var database: Database { container.publicCloudDatabase }
+package final class CloudDiscoverBackend: DiscoverBackend {
+    package let container: Container
+    package var database: Database { container.publicCloudDatabase }
     let scaler: ImageScaler
     let temporaryDirectory: URL
     private let seeder: SampleSeeder?
@@ -29,7 +29,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     ///   - seeder: run once before the first query, so a fresh container shows the samples.
     ///   - scaler: how uploaded photos are scaled (1024 wide, JPEG quality 80).
     ///   - temporaryDirectory: where the scaled JPEG waits for the save; removed afterwards.
-    public init(
+    package init(
         container: Container, seeder: SampleSeeder? = nil, scaler: ImageScaler = ImageScaler(),
         temporaryDirectory: URL = FileManager.default.temporaryDirectory
     ) {
@@ -40,16 +40,16 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     }
 
     /// The signed-in user's name (`alice`), or `nil` without an account.
-    public var currentUser: String? { container.configuration.user }
+    package var currentUser: String? { container.configuration.user }
 
     // MARK: Pages
 
-    public func firstPage(limit: Int) async throws -> DiscoverPage {
+    package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
         return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
     }
 
-    public func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
+    package func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
         guard let queryCursor = cursor.token as? Query.Cursor else {
             throw DiscoverError(.loadFailed, "Invalid page cursor")
         }
@@ -62,7 +62,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     /// with `includingImages`, each one's `imageFile` is fetched too (`foodpin list --json`).
     /// With `text`, only those matching every word of it, as the screen's search finds them
     /// (`foodpin list --search TEXT`).
-    public func restaurants(matching text: String? = nil, limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
+    package func restaurants(matching text: String? = nil, limit: Int?, includingImages: Bool) async throws -> [Restaurant] {
         await seedOnce()
         let query: Query
         if let text {
@@ -120,7 +120,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     /// The local file of a restaurant's image, or `nil` if it has none.
     ///
     /// One `FetchRecordsOperation` with `desiredKeys: ["image"]`: no other field is read.
-    public func imageFile(forRecordName recordName: String) async throws -> URL? {
+    package func imageFile(forRecordName recordName: String) async throws -> URL? {
         let id = Record.ID(recordName: recordName)
         guard let result = try await database.records(for: [id], desiredKeys: [RestaurantRecord.image])[id] else { return nil }
         return (try result.get()[RestaurantRecord.image] as? Asset)?.fileURL
@@ -150,7 +150,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
     /// Other users' changes as they happen: a `QuerySubscription` on Restaurant (saved once per
     /// user; saving it again replaces it) and `container.notifications`, skipping the current
     /// user's own changes. The stream finishes without an account, since nothing can be subscribed.
-    public func changes() -> AsyncStream<[RemoteChange]> {
+    package func changes() -> AsyncStream<[RemoteChange]> {
         let container = container
         let database = database
         let ownRecordName = container.configuration.user.map { "_" + $0 }
@@ -189,7 +189,7 @@ public final class CloudDiscoverBackend: DiscoverBackend {
 
     /// Runs the seeder once; later calls wait for that run. Seeding failures leave the
     /// database as it was (the query then shows what there is), so they are not fatal.
-    public func seedOnce() async {
+    package func seedOnce() async {
         guard let seeder else { return }
         let task = seeding.withLock { task in
             if let task { return task }

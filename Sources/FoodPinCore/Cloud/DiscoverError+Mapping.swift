@@ -12,7 +12,7 @@ extension DiscoverError {
     /// (permission, not found, a bad image). Image errors belong to the form's image field; an asset
     /// over the store's size limit does too, since a smaller picture fixes it. A ``DiscoverError``
     /// passes through unchanged.
-    public init(_ error: any Error, while code: Code) {
+    package init(_ error: any Error, while code: Code) {
         switch error {
         case let error as DiscoverError:
             self = error

@@ -9,7 +9,7 @@ import Synchronization
 /// ```swift
 /// let page = try runBlocking { try await backend.firstPage(limit: 50) }
 /// ```
-public func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
+package func runBlocking<Value: Sendable>(_ work: @escaping @Sendable () async throws -> Value) throws -> Value {
     let box = BlockingResult<Value>()
     let done = DispatchSemaphore(value: 0)
     Task.detached {

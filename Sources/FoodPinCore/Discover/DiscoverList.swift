@@ -11,36 +11,36 @@
 /// Optimistic changes: a restaurant the user just saved shows at once and stays a local
 /// copy until a query returns its ID; a restaurant the user deleted stays hidden until a
 /// query comes back without it. No ID is ever shown twice.
-public struct DiscoverList: Sendable {
+package struct DiscoverList: Sendable {
     /// Rows as returned by queries, newest first, each ID once.
-    public private(set) var confirmed: [Restaurant] = []
+    package private(set) var confirmed: [Restaurant] = []
     /// Local saves no query has returned yet, newest first.
-    public private(set) var pendingInserts: [Restaurant] = []
+    package private(set) var pendingInserts: [Restaurant] = []
     /// Local deletions that queries may still return.
-    public private(set) var pendingDeletes: Set<String> = []
+    package private(set) var pendingDeletes: Set<String> = []
     /// What the screen shows: pending inserts, then confirmed rows that are not pending deletion.
-    public private(set) var items: [Restaurant] = []
+    package private(set) var items: [Restaurant] = []
     /// The cursor of the next page, or `nil` once every page is loaded.
-    public private(set) var cursor: PageCursor?
+    package private(set) var cursor: PageCursor?
     /// Whether a first page has arrived yet (an empty list then means "no restaurants").
-    public private(set) var isLoaded = false
+    package private(set) var isLoaded = false
     /// The selected row, or `nil` when the list is empty.
-    public private(set) var selectedIndex: Int?
+    package private(set) var selectedIndex: Int?
     private var selectedID: String?
     private var indexByID: [String: Int] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { items.count }
-    public var isEmpty: Bool { items.isEmpty }
-    public var hasMore: Bool { cursor != nil }
-    public var selected: Restaurant? { selectedIndex.map { items[$0] } }
+    package var count: Int { items.count }
+    package var isEmpty: Bool { items.isEmpty }
+    package var hasMore: Bool { cursor != nil }
+    package var selected: Restaurant? { selectedIndex.map { items[$0] } }
 
-    public func index(of id: String) -> Int? { indexByID[id] }
-    public func restaurant(withID id: String) -> Restaurant? { indexByID[id].map { items[$0] } }
+    package func index(of id: String) -> Int? { indexByID[id] }
+    package func restaurant(withID id: String) -> Restaurant? { indexByID[id].map { items[$0] } }
 
     /// Whether the selection is within `threshold` rows of the last loaded row and more pages exist.
-    public func needsMore(threshold: Int) -> Bool {
+    package func needsMore(threshold: Int) -> Bool {
         guard hasMore else { return false }
         guard let selectedIndex else { return isLoaded }
         return selectedIndex >= items.count - 1 - threshold
@@ -49,7 +49,7 @@ public struct DiscoverList: Sendable {
     // MARK: Query results
 
     /// Replaces everything with a first page.
-    public mutating func replace(with page: DiscoverPage) {
+    package mutating func replace(with page: DiscoverPage) {
         confirmed = Self.unique(page.restaurants)
         cursor = page.cursor
         isLoaded = true
@@ -57,7 +57,7 @@ public struct DiscoverList: Sendable {
     }
 
     /// Appends the next page, skipping rows already loaded (a row never appears twice).
-    public mutating func append(_ page: DiscoverPage) {
+    package mutating func append(_ page: DiscoverPage) {
         var seen = Set(confirmed.map(\.id))
         for restaurant in page.restaurants where seen.insert(restaurant.id).inserted {
             confirmed.append(restaurant)
@@ -72,7 +72,7 @@ public struct DiscoverList: Sendable {
     /// The page is the truth for the range it covers: rows in it replace their old copies,
     /// rows missing from it that are newer than its last row were deleted. Older pages that
     /// were already loaded are kept after it, with their cursor.
-    public mutating func mergeRefresh(_ page: DiscoverPage) {
+    package mutating func mergeRefresh(_ page: DiscoverPage) {
         let fresh = Self.unique(page.restaurants)
         guard page.cursor != nil, let boundary = fresh.last else {
             // The page holds every matching row: anything else is gone.
@@ -93,7 +93,7 @@ public struct DiscoverList: Sendable {
     // MARK: Optimistic changes
 
     /// Shows a restaurant the user just saved, at the top, until a query returns its ID.
-    public mutating func insertOptimistically(_ restaurant: Restaurant, select: Bool = true) {
+    package mutating func insertOptimistically(_ restaurant: Restaurant, select: Bool = true) {
         pendingDeletes.remove(restaurant.id)
         pendingInserts.removeAll { $0.id == restaurant.id }
         if !confirmed.contains(where: { $0.id == restaurant.id }) {
@@ -105,20 +105,20 @@ public struct DiscoverList: Sendable {
     }
 
     /// Hides a restaurant the user is deleting until a query comes back without it.
-    public mutating func removeOptimistically(id: String) {
+    package mutating func removeOptimistically(id: String) {
         pendingInserts.removeAll { $0.id == id }
         pendingDeletes.insert(id)
         rebuild()
     }
 
     /// The store confirmed the deletion: forget the row, but keep hiding it from stale queries.
-    public mutating func confirmRemoval(id: String) {
+    package mutating func confirmRemoval(id: String) {
         confirmed.removeAll { $0.id == id }
         rebuild()
     }
 
     /// The deletion failed: show the row again.
-    public mutating func cancelRemoval(id: String) {
+    package mutating func cancelRemoval(id: String) {
         pendingDeletes.remove(id)
         rebuild()
     }
@@ -126,7 +126,7 @@ public struct DiscoverList: Sendable {
     // MARK: Selection
 
     /// Selects the row at `index`, clamped to the list.
-    public mutating func select(index: Int) {
+    package mutating func select(index: Int) {
         guard !items.isEmpty else { selectedIndex = nil; selectedID = nil; return }
         let clamped = min(max(0, index), items.count - 1)
         selectedIndex = clamped
@@ -134,11 +134,11 @@ public struct DiscoverList: Sendable {
     }
 
     /// Selects the row with `id`, if it is in the list.
-    public mutating func select(id: String) {
+    package mutating func select(id: String) {
         if let index = indexByID[id] { select(index: index) }
     }
 
-    public mutating func moveSelection(by delta: Int) {
+    package mutating func moveSelection(by delta: Int) {
         select(index: (selectedIndex ?? 0) + delta)
     }
 

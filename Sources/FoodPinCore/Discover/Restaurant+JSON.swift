@@ -11,7 +11,7 @@ extension Restaurant: Encodable {
         case recordName, name, type, location, phone, description, createdAt, createdBy, imageFile
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: JSONKeys.self)
         try container.encode(id, forKey: .recordName)
         try container.encode(name, forKey: .name)

@@ -4,20 +4,20 @@ import Foundation
 ///
 /// The image is not part of the list query (its `desiredKeys` leave it out), so
 /// `imageFile` is usually `nil` here; thumbnails are fetched per row on their own.
-public struct Restaurant: Hashable, Sendable, Identifiable {
+package struct Restaurant: Hashable, Sendable, Identifiable {
     /// The record name, unique in the zone.
-    public var id: String
-    public var name: String
-    public var type: String
-    public var location: String
-    public var phone: String
-    public var description: String
-    public var createdAt: Date
+    package var id: String
+    package var name: String
+    package var type: String
+    package var location: String
+    package var phone: String
+    package var description: String
+    package var createdAt: Date
     /// The creator's user name, e.g. `alice`.
-    public var createdBy: String
-    public var imageFile: URL?
+    package var createdBy: String
+    package var imageFile: URL?
 
-    public init(
+    package init(
         id: String, name: String, type: String = "", location: String = "", phone: String = "",
         description: String = "", createdAt: Date, createdBy: String, imageFile: URL? = nil
     ) {

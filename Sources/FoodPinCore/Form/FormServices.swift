@@ -2,23 +2,23 @@ import Foundation
 
 /// The outside world the form needs, injected so tests control it: the home directory for `~`,
 /// a directory lister for Tab completion, and a probe that says whether a path is a readable image.
-public struct FormServices: Sendable {
-    public struct DirectoryEntry: Hashable, Sendable {
-        public var name: String
-        public var isDirectory: Bool
-        public init(name: String, isDirectory: Bool) {
+package struct FormServices: Sendable {
+    package struct DirectoryEntry: Hashable, Sendable {
+        package var name: String
+        package var isDirectory: Bool
+        package init(name: String, isDirectory: Bool) {
             self.name = name
             self.isDirectory = isDirectory
         }
     }
 
-    public var homeDirectory: String
+    package var homeDirectory: String
     /// Lists a directory's entries, or `nil` if it cannot be read.
-    public var listDirectory: @Sendable (_ path: String) -> [DirectoryEntry]?
+    package var listDirectory: @Sendable (_ path: String) -> [DirectoryEntry]?
     /// Returns why `path` is not a readable image, or `nil` if it is one.
-    public var probeImage: @Sendable (_ path: String) -> String?
+    package var probeImage: @Sendable (_ path: String) -> String?
 
-    public init(
+    package init(
         homeDirectory: String,
         listDirectory: @escaping @Sendable (String) -> [DirectoryEntry]?,
         probeImage: @escaping @Sendable (String) -> String?
@@ -30,7 +30,7 @@ public struct FormServices: Sendable {
 
     /// The real file system; the probe checks that the file is readable and starts like an image.
     /// Full decoding happens later, off the UI thread, in the save.
-    public static var live: FormServices {
+    package static var live: FormServices {
         FormServices(
             homeDirectory: ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory(),
             listDirectory: { path in

@@ -10,33 +10,33 @@
 /// | Ctrl-U / Ctrl-K | delete to the start / end of the line |
 /// | Ctrl-W | delete the word before the cursor |
 /// | Enter | a new line, in a multi-line editor only |
-public struct LineEditor: Hashable, Sendable {
-    public private(set) var characters: [Character]
+package struct LineEditor: Hashable, Sendable {
+    package private(set) var characters: [Character]
     /// The cursor's position in `characters`, 0…count.
-    public private(set) var cursor: Int
-    public let isMultiline: Bool
+    package private(set) var cursor: Int
+    package let isMultiline: Bool
     /// The most graphemes it accepts; typing past it is refused rather than truncating later.
-    public let maxLength: Int
+    package let maxLength: Int
 
-    public init(_ text: String = "", multiline: Bool = false, maxLength: Int = 4096) {
+    package init(_ text: String = "", multiline: Bool = false, maxLength: Int = 4096) {
         characters = Array(text)
         cursor = characters.count
         isMultiline = multiline
         self.maxLength = maxLength
     }
 
-    public var text: String { String(characters) }
-    public var isEmpty: Bool { characters.isEmpty }
+    package var text: String { String(characters) }
+    package var isEmpty: Bool { characters.isEmpty }
 
     /// Replaces the text and puts the cursor at the end.
-    public mutating func setText(_ text: String) {
+    package mutating func setText(_ text: String) {
         characters = Array(text.prefix(maxLength))
         cursor = characters.count
     }
 
     /// Applies an editing key. Returns whether the key was an editing key.
     @discardableResult
-    public mutating func handle(_ key: Key) -> Bool {
+    package mutating func handle(_ key: Key) -> Bool {
         switch key {
         case .character(let character): insert(character)
         case .enter where isMultiline: insert("\n")
@@ -70,7 +70,7 @@ public struct LineEditor: Hashable, Sendable {
     }
 
     /// Inserts a grapheme at the cursor. Control characters are refused (a newline only in multi-line).
-    public mutating func insert(_ character: Character) {
+    package mutating func insert(_ character: Character) {
         if character == "\n" || character == "\r\n" || character == "\r" {
             guard isMultiline else { return }
         } else if character.unicodeScalars.contains(where: TextSanitizer.isUnsafe) {

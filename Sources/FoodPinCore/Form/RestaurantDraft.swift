@@ -1,16 +1,16 @@
 import Foundation
 
 /// What the user typed in the form, validated and trimmed, ready to save.
-public struct RestaurantDraft: Hashable, Sendable {
-    public var name: String
-    public var type: String
-    public var location: String
-    public var phone: String
-    public var description: String
+package struct RestaurantDraft: Hashable, Sendable {
+    package var name: String
+    package var type: String
+    package var location: String
+    package var phone: String
+    package var description: String
     /// The image file's path with `~` expanded, or `nil` for no image.
-    public var imagePath: String?
+    package var imagePath: String?
 
-    public init(name: String, type: String, location: String, phone: String = "",
+    package init(name: String, type: String, location: String, phone: String = "",
                 description: String = "", imagePath: String? = nil) {
         self.name = name
         self.type = type
@@ -25,7 +25,7 @@ extension RestaurantDraft {
     /// The one check of the text fields, for the form's Ctrl-S and for every save: required
     /// fields, lengths and the phone's characters. Reads no file; the image is checked by
     /// decoding it when it is scaled (and, in the form, by its probe).
-    public func fieldErrors() -> [RestaurantForm.Field: String] {
+    package func fieldErrors() -> [RestaurantForm.Field: String] {
         var errors: [RestaurantForm.Field: String] = [:]
         let values: [RestaurantForm.Field: String] = [
             .name: name, .type: type, .location: location, .phone: phone, .description: description,
@@ -44,7 +44,7 @@ extension RestaurantDraft {
     }
 
     /// Every field's problem on one line, in field order: `Name is required; Phone may hold only …`.
-    public static func message(for errors: [RestaurantForm.Field: String]) -> String {
+    package static func message(for errors: [RestaurantForm.Field: String]) -> String {
         errors.sorted { $0.key < $1.key }
             .map { $0.value.contains($0.key.label) ? $0.value : "\($0.key.label): \($0.value)" }
             .joined(separator: "; ")

@@ -1,6 +1,6 @@
 extension RestaurantForm {
     /// Expands a leading `~` to the home directory, as a shell would.
-    public func expandTilde(_ path: String) -> String {
+    package func expandTilde(_ path: String) -> String {
         if path == "~" { return homeDirectory }
         if path.hasPrefix("~/") {
             let home = homeDirectory.hasSuffix("/") ? String(homeDirectory.dropLast()) : homeDirectory
@@ -40,7 +40,7 @@ extension RestaurantForm {
     ///
     /// Returns the keys typed while the listing was on its way, for the caller to apply in order.
     /// An answer for another directory is ignored.
-    public mutating func directoryListed(_ directory: String, entries: [FormServices.DirectoryEntry]?) -> [Key] {
+    package mutating func directoryListed(_ directory: String, entries: [FormServices.DirectoryEntry]?) -> [Key] {
         guard let pending = pendingCompletion, pending.directory == directory else { return [] }
         pendingCompletion = nil
         defer { queuedKeys = [] }

@@ -19,13 +19,13 @@ import Foundation
 /// The form never touches the disk. Probing the image path and listing a directory for Tab
 /// completion are actions the caller runs off the UI thread; their answers come back through
 /// ``imageProbed(path:problem:)`` and ``directoryListed(_:entries:)``.
-public struct RestaurantForm: Sendable {
-    public enum Field: Int, CaseIterable, Hashable, Sendable, Comparable {
+package struct RestaurantForm: Sendable {
+    package enum Field: Int, CaseIterable, Hashable, Sendable, Comparable {
         case name, type, location, phone, description, image, save, cancel
 
-        public static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
+        package static func < (lhs: Field, rhs: Field) -> Bool { lhs.rawValue < rhs.rawValue }
 
-        public var label: String {
+        package var label: String {
             switch self {
             case .name: "Name"
             case .type: "Type"
@@ -38,10 +38,10 @@ public struct RestaurantForm: Sendable {
             }
         }
 
-        public var isTextField: Bool { self != .save && self != .cancel }
+        package var isTextField: Bool { self != .save && self != .cancel }
 
         /// The most graphemes a field holds.
-        public var maxLength: Int {
+        package var maxLength: Int {
             switch self {
             case .name: 100
             case .type: 50
@@ -55,7 +55,7 @@ public struct RestaurantForm: Sendable {
     }
 
     /// What the caller should do after a key.
-    public enum Action: Hashable, Sendable {
+    package enum Action: Hashable, Sendable {
         case none
         case save(RestaurantDraft)
         case cancel
@@ -65,21 +65,21 @@ public struct RestaurantForm: Sendable {
         case listDirectory(path: String)
     }
 
-    public internal(set) var editors: [Field: LineEditor]
-    public private(set) var focus: Field = .name
+    package internal(set) var editors: [Field: LineEditor]
+    package private(set) var focus: Field = .name
     /// Inline errors by field.
-    public internal(set) var errors: [Field: String] = [:]
+    package internal(set) var errors: [Field: String] = [:]
     /// An error about the whole save (permission, disk full), shown above the buttons.
-    public private(set) var saveError: String?
-    public private(set) var isSaving = false
+    package private(set) var saveError: String?
+    package private(set) var isSaving = false
     /// Set after Esc on a form with input: the next `y` discards, anything else keeps editing.
-    public private(set) var isConfirmingDiscard = false
+    package private(set) var isConfirmingDiscard = false
     /// Candidates listed by an ambiguous Tab completion on the image field.
-    public internal(set) var completions: [String] = []
+    package internal(set) var completions: [String] = []
     /// The image path the preview shows, once it probed as a readable image.
-    public internal(set) var previewPath: String?
+    package internal(set) var previewPath: String?
     /// The live preview of ``previewPath``, once rendered.
-    public internal(set) var preview: ThumbnailOutcome?
+    package internal(set) var preview: ThumbnailOutcome?
     /// The last path a probe was asked for, so typing elsewhere does not probe again.
     var probedPath: String?
     /// The answer for ``probedPath``: `nil` until it arrives, then `.some(nil)` for a readable image.
@@ -88,14 +88,14 @@ public struct RestaurantForm: Sendable {
     var isAwaitingProbe = false
     /// A Tab completion waiting for its directory listing, and the keys typed meanwhile (replayed after it).
     var pendingCompletion: (directory: String, text: String)?
-    public internal(set) var queuedKeys: [Key] = []
+    package internal(set) var queuedKeys: [Key] = []
     let homeDirectory: String
 
     /// The size of the image field's live preview.
-    public static let previewSize = ThumbnailSize(columns: 8, rows: 4)
+    package static let previewSize = ThumbnailSize(columns: 8, rows: 4)
 
     /// - Parameter services: only its home directory is kept, for `~`; the form calls nothing.
-    public init(services: FormServices) {
+    package init(services: FormServices) {
         self.homeDirectory = services.homeDirectory
         var editors: [Field: LineEditor] = [:]
         for field in Field.allCases where field.isTextField {
@@ -106,7 +106,7 @@ public struct RestaurantForm: Sendable {
 
     /// A form filled with values, as `foodpin add` does, so the command line shares the validation:
     /// `RestaurantForm(draft: values, services: .live).validate()`.
-    public init(draft: RestaurantDraft, services: FormServices) {
+    package init(draft: RestaurantDraft, services: FormServices) {
         self.init(services: services)
         setText(draft.name, for: .name)
         setText(draft.type, for: .type)
@@ -116,14 +116,14 @@ public struct RestaurantForm: Sendable {
         setText(draft.imagePath ?? "", for: .image)
     }
 
-    public func text(_ field: Field) -> String { editors[field]?.text ?? "" }
-    public func editor(_ field: Field) -> LineEditor? { editors[field] }
+    package func text(_ field: Field) -> String { editors[field]?.text ?? "" }
+    package func editor(_ field: Field) -> LineEditor? { editors[field] }
 
     /// Whether anything was typed.
-    public var isDirty: Bool { editors.values.contains { !$0.isEmpty } }
+    package var isDirty: Bool { editors.values.contains { !$0.isEmpty } }
 
     /// Applies one key.
-    public mutating func handle(_ key: Key) -> Action {
+    package mutating func handle(_ key: Key) -> Action {
         if isSaving { return .none } // the save is in flight; input is kept as it was sent
         if pendingCompletion != nil {
             queuedKeys.append(key) // applied in order once the listing is in
@@ -172,17 +172,17 @@ public struct RestaurantForm: Sendable {
     }
 
     /// Sets a field's text (tests, and `foodpin add`'s values).
-    public mutating func setText(_ text: String, for field: Field) {
+    package mutating func setText(_ text: String, for field: Field) {
         editors[field]?.setText(text)
     }
 
-    public mutating func focus(_ field: Field) {
+    package mutating func focus(_ field: Field) {
         focus = field
         completions = []
     }
 
     /// The save failed: keep everything, show the error inline (or above the buttons), re-enable editing.
-    public mutating func saveFailed(_ error: DiscoverError) {
+    package mutating func saveFailed(_ error: DiscoverError) {
         isSaving = false
         if let field = error.field {
             errors[field] = error.message
@@ -194,12 +194,12 @@ public struct RestaurantForm: Sendable {
 
     /// Checks the text fields; returns the inline errors (empty when the fields can be saved).
     /// The image is checked by its probe, off the UI thread.
-    public func validate() -> [Field: String] {
+    package func validate() -> [Field: String] {
         draft.fieldErrors()
     }
 
     /// The trimmed values, with the image path expanded.
-    public var draft: RestaurantDraft {
+    package var draft: RestaurantDraft {
         let image = trimmed(.image)
         return RestaurantDraft(
             name: trimmed(.name), type: trimmed(.type), location: trimmed(.location), phone: trimmed(.phone),
@@ -209,7 +209,7 @@ public struct RestaurantForm: Sendable {
 
     /// Call after each key: when the image path changed, returns the expanded path to probe
     /// (off the UI thread) for the live preview.
-    public mutating func pathToProbe() -> String? {
+    package mutating func pathToProbe() -> String? {
         let typed = trimmed(.image)
         let path = typed.isEmpty ? nil : expandTilde(typed)
         guard path != probedPath else { return nil }
@@ -224,7 +224,7 @@ public struct RestaurantForm: Sendable {
     ///
     /// Returns the save when Ctrl-S was waiting for this answer and the image is readable.
     /// A stale answer (the path was edited since) is ignored.
-    public mutating func imageProbed(path: String, problem: String?) -> Action {
+    package mutating func imageProbed(path: String, problem: String?) -> Action {
         guard path == probedPath else { return .none }
         probeAnswer = .some(problem)
         if problem == nil { previewPath = path }
@@ -240,10 +240,10 @@ public struct RestaurantForm: Sendable {
     }
 
     /// Whether the image is known to probe as readable, so the preview can be rendered.
-    public var isPreviewReady: Bool { previewPath != nil && previewPath == probedPath }
+    package var isPreviewReady: Bool { previewPath != nil && previewPath == probedPath }
 
     /// A rendered preview arrived; kept only if the path is still the one typed.
-    public mutating func previewLoaded(path: String, _ outcome: ThumbnailOutcome) {
+    package mutating func previewLoaded(path: String, _ outcome: ThumbnailOutcome) {
         if path == previewPath { preview = outcome }
     }
 

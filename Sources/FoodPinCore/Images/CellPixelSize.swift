@@ -1,18 +1,18 @@
 /// The size of one terminal cell in pixels, from `TIOCGWINSZ` when the terminal reports it.
-public struct CellPixelSize: Hashable, Sendable {
-    public var width: Int
-    public var height: Int
+package struct CellPixelSize: Hashable, Sendable {
+    package var width: Int
+    package var height: Int
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
     }
 
     /// What most terminals use at common font sizes, when the kernel reports no pixel size.
-    public static let fallback = CellPixelSize(width: 10, height: 20)
+    package static let fallback = CellPixelSize(width: 10, height: 20)
 
     /// The cell size from a window size in pixels and cells; the fallback when it is unknown or absurd.
-    public static func from(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) -> CellPixelSize {
+    package static func from(pixelWidth: Int, pixelHeight: Int, columns: Int, rows: Int) -> CellPixelSize {
         guard pixelWidth > 0, pixelHeight > 0, columns > 0, rows > 0 else { return .fallback }
         let width = pixelWidth / columns
         let height = pixelHeight / rows

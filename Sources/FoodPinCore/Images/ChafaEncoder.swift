@@ -11,24 +11,24 @@ import CVipsShim
 ///
 /// The sequences come from chafa's fallback terminal info, which holds all three encodings:
 /// the mode was already decided by asking the terminal, so `TERM` must not veto it.
-public struct ChafaEncoder: Hashable, Sendable {
-    public var mode: ImageMode
-    public var cellPixels: CellPixelSize
+package struct ChafaEncoder: Hashable, Sendable {
+    package var mode: ImageMode
+    package var cellPixels: CellPixelSize
 
-    public init(mode: ImageMode, cellPixels: CellPixelSize) {
+    package init(mode: ImageMode, cellPixels: CellPixelSize) {
         precondition(mode.usesPixels, "ChafaEncoder encodes pixel modes only")
         self.mode = mode
         self.cellPixels = cellPixels
     }
 
     /// The pixel size to decode a photo at for a box of `columns`×`rows` cells.
-    public func pixelSize(columns: Int, rows: Int) -> (width: Int, height: Int) {
+    package func pixelSize(columns: Int, rows: Int) -> (width: Int, height: Int) {
         (columns * cellPixels.width, rows * cellPixels.height)
     }
 
     /// Encodes 8-bit pixels (RGB when `bands` is 3, unassociated RGBA when 4) to cover
     /// `columns`×`rows` cells, scaled by libchafa to that many cells' pixels.
-    public func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int,
+    package func encode(_ pixels: UnsafePointer<UInt8>, width: Int, height: Int, bands: Int,
                        columns: Int, rows: Int) -> PixelImage {
         var printed: UnsafeMutablePointer<CChar>?
         var length = 0

@@ -8,38 +8,38 @@ import Foundation
 /// let info = try ImageInfo.probe(URL(fileURLWithPath: path))
 /// status = "\(info.format) \(info.width)×\(info.height)"
 /// ```
-public struct ImageInfo: Hashable, Sendable {
+package struct ImageInfo: Hashable, Sendable {
     /// Width as the image will be shown, after EXIF orientation.
-    public var width: Int
+    package var width: Int
     /// Height as the image will be shown, after EXIF orientation.
-    public var height: Int
+    package var height: Int
     /// Width and height as stored, before orientation.
-    public var storedWidth: Int
-    public var storedHeight: Int
+    package var storedWidth: Int
+    package var storedHeight: Int
     /// Bands per pixel (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA or CMYK…).
-    public var bands: Int
-    public var hasAlpha: Bool
+    package var bands: Int
+    package var hasAlpha: Bool
     /// EXIF orientation, 1...8 (1 when absent).
-    public var orientation: Int
+    package var orientation: Int
     /// Frames in an animation or pages in a document; only the first is used.
-    public var pages: Int
+    package var pages: Int
     /// The decoder that recognised it: "jpeg", "png", "webp", "gif", "tiff", "heif"…
-    public var format: String
+    package var format: String
     /// libvips' name for the colour space, e.g. "srgb", "cmyk", "b-w", "rgb16".
-    public var colorSpace: String
+    package var colorSpace: String
     /// libvips' name for the sample format, e.g. "uchar", "ushort".
-    public var sampleFormat: String
+    package var sampleFormat: String
     /// The file's size in bytes (0 when probed from memory).
-    public var byteCount: Int
+    package var byteCount: Int
 
-    public var pixelCount: Int { storedWidth * storedHeight }
+    package var pixelCount: Int { storedWidth * storedHeight }
 
     /// Reads the header of the file at `url` and applies the same limits as ``ImageScaler``.
     ///
     /// - Throws: ``ImageError`` with `.unreadable`, `.isDirectory`, `.empty`, `.tooLarge`,
     ///   `.notAnImage`, `.corrupt` or `.tooManyPixels`. Never decodes pixels, so it is fast
     ///   even for a decompression bomb.
-    public static func probe(
+    package static func probe(
         _ url: URL, maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels
     ) throws(ImageError) -> ImageInfo {
         try Vips.start()
@@ -63,7 +63,7 @@ public struct ImageInfo: Hashable, Sendable {
     }
 
     /// Reads the header of encoded bytes (an asset already in memory).
-    public static func probe(
+    package static func probe(
         data: Data, maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels
     ) throws(ImageError) -> ImageInfo {
         try Vips.start()

@@ -5,7 +5,7 @@
 /// let mode = ImageModeDecision.decide(.auto, environment: env, replies: replies)   // .kitty on kitty
 /// mode.usesPixels   // true: the photo is encoded by libchafa and placed after the text frame
 /// ```
-public enum ImageMode: String, Hashable, Sendable, CaseIterable {
+package enum ImageMode: String, Hashable, Sendable, CaseIterable {
     /// kitty's graphics protocol (kitty, WezTerm, Ghostty, Konsole).
     case kitty
     /// DEC sixel graphics (foot, xterm -ti vt340, WezTerm, mlterm, Windows Terminal).
@@ -18,7 +18,7 @@ public enum ImageMode: String, Hashable, Sendable, CaseIterable {
     case none
 
     /// Whether thumbnails are pixels placed over the text frame.
-    public var usesPixels: Bool {
+    package var usesPixels: Bool {
         switch self {
         case .kitty, .sixel, .iterm: true
         case .symbols, .none: false

@@ -11,32 +11,32 @@
 ///                          replies: TerminalReplies(parsing: Array("\u{1B}_Gi=31;OK\u{1B}\\\u{1B}[?62;4c".utf8)))
 /// // .kitty
 /// ```
-public enum ImageModeDecision {
+package enum ImageModeDecision {
     /// What `--images` asks for.
-    public enum Choice: String, Hashable, Sendable, CaseIterable {
+    package enum Choice: String, Hashable, Sendable, CaseIterable {
         case auto, kitty, sixel, iterm, symbols, none
     }
 
     /// The kitty graphics query (a 1×1 RGB image, query action, id 31) followed by DA1 (`ESC [ c`).
     /// Every terminal answers DA1, so its reply ends the wait early; a kitty reply before it means kitty graphics.
-    public static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"
+    package static let query = "\u{1B}_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\u{1B}\\\u{1B}[c"
 
     /// Whether `auto` should ask the terminal at all: not when a mode was given, and not inside
     /// a multiplexer without known passthrough (its answer would be the multiplexer's).
     /// The Linux console shows no pixels and may print an APC query as text: it is not asked either.
-    public static func needsQuery(_ choice: Choice, environment: [String: String], passthrough: Bool = false) -> Bool {
+    package static func needsQuery(_ choice: Choice, environment: [String: String], passthrough: Bool = false) -> Bool {
         choice == .auto && (passthrough || !isMultiplexer(environment)) && environment["TERM"] != "linux"
     }
 
     /// Whether the environment names a terminal with kitty graphics (kitty, WezTerm, Ghostty):
     /// the probe may then stop at the kitty reply instead of waiting for DA1.
-    public static func hintsKitty(_ environment: [String: String]) -> Bool {
+    package static func hintsKitty(_ environment: [String: String]) -> Bool {
         environment["KITTY_WINDOW_ID"].map { !$0.isEmpty } == true || environment["TERM"] == "xterm-kitty"
             || environment["TERM"] == "xterm-ghostty" || ["WezTerm", "ghostty"].contains(environment["TERM_PROGRAM"] ?? "")
     }
 
     /// Inside tmux or GNU screen: `TMUX` or `STY` is set, or `TERM` names one of them.
-    public static func isMultiplexer(_ environment: [String: String]) -> Bool {
+    package static func isMultiplexer(_ environment: [String: String]) -> Bool {
         if environment["TMUX"].map({ !$0.isEmpty }) == true || environment["STY"].map({ !$0.isEmpty }) == true { return true }
         let term = environment["TERM"] ?? ""
         return term.hasPrefix("screen") || term.hasPrefix("tmux")
@@ -49,7 +49,7 @@ public enum ImageModeDecision {
     ///   - environment: `TERM`, `TERM_PROGRAM`, `KITTY_WINDOW_ID`, `TMUX`, `STY`: hints only.
     ///   - replies: what the terminal answered to ``query`` (`nil`: not asked, or no answer in time).
     ///   - passthrough: the multiplexer is known to pass graphics through.
-    public static func decide(_ choice: Choice, environment: [String: String], replies: TerminalReplies?,
+    package static func decide(_ choice: Choice, environment: [String: String], replies: TerminalReplies?,
                               passthrough: Bool = false) -> ImageMode {
         switch choice {
         case .kitty: return .kitty

@@ -14,18 +14,18 @@ import Foundation
 /// `maxFileBytes`, and headers claiming more than `maxPixels` pixels (decompression bombs)
 /// are rejected without allocating pixel memory. Truncated files fail instead of coming out grey.
 /// The value is immutable and `Sendable`; call it from any thread, never the UI thread.
-public struct ImageScaler: Hashable, Sendable {
+package struct ImageScaler: Hashable, Sendable {
     /// Files larger than this (50 MB) are refused before reading.
-    public static let defaultMaxFileBytes = 50 * 1024 * 1024
+    package static let defaultMaxFileBytes = 50 * 1024 * 1024
     /// Images claiming more pixels than this (100 megapixels) are refused from their header.
-    public static let defaultMaxPixels = 100_000_000
+    package static let defaultMaxPixels = 100_000_000
 
-    public var maxWidth: Int
-    public var quality: Int
-    public var maxFileBytes: Int
-    public var maxPixels: Int
+    package var maxWidth: Int
+    package var quality: Int
+    package var maxFileBytes: Int
+    package var maxPixels: Int
 
-    public init(
+    package init(
         maxWidth: Int = 1024, quality: Int = 80,
         maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels
     ) {
@@ -39,7 +39,7 @@ public struct ImageScaler: Hashable, Sendable {
     ///
     /// - Throws: ``ImageError``: `.unreadable`, `.isDirectory`, `.empty`, `.tooLarge`,
     ///   `.notAnImage`, `.tooManyPixels`, `.corrupt` or `.decodeFailed`.
-    public func scale(fileAt url: URL) throws(ImageError) -> Data {
+    package func scale(fileAt url: URL) throws(ImageError) -> Data {
         try encode(fileAt: url).data
     }
 
@@ -47,7 +47,7 @@ public struct ImageScaler: Hashable, Sendable {
     ///
     /// - Throws: the errors of ``scale(fileAt:)``, and `.writeFailed` when `output` cannot be written.
     @discardableResult
-    public func scale(fileAt url: URL, to output: URL) throws(ImageError) -> ScaledImage {
+    package func scale(fileAt url: URL, to output: URL) throws(ImageError) -> ScaledImage {
         let encoded = try encode(fileAt: url)
         do {
             try encoded.data.write(to: output, options: .atomic)

@@ -2,22 +2,22 @@
 ///
 /// A reference, compared by identity: grids that place the same encoded photo are equal
 /// without comparing its bytes, and the bytes are shared, not copied, between frames.
-public final class PixelImage: Hashable, Sendable, CustomStringConvertible {
-    public let mode: ImageMode
+package final class PixelImage: Hashable, Sendable, CustomStringConvertible {
+    package let mode: ImageMode
     /// The escape sequence that draws the photo at the cursor (kitty APC, sixel DCS or OSC 1337).
-    public let bytes: [UInt8]
+    package let bytes: [UInt8]
     /// The cells it covers.
-    public let columns: Int
-    public let rows: Int
+    package let columns: Int
+    package let rows: Int
 
-    public init(mode: ImageMode, bytes: [UInt8], columns: Int, rows: Int) {
+    package init(mode: ImageMode, bytes: [UInt8], columns: Int, rows: Int) {
         self.mode = mode
         self.bytes = bytes
         self.columns = columns
         self.rows = rows
     }
 
-    public static func == (lhs: PixelImage, rhs: PixelImage) -> Bool { lhs === rhs }
-    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
-    public var description: String { "PixelImage(\(mode), \(columns)×\(rows), \(bytes.count) bytes)" }
+    package static func == (lhs: PixelImage, rhs: PixelImage) -> Bool { lhs === rhs }
+    package func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
+    package var description: String { "PixelImage(\(mode), \(columns)×\(rows), \(bytes.count) bytes)" }
 }

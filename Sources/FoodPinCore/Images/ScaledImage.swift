@@ -1,10 +1,10 @@
 /// The JPEG that ``ImageScaler`` wrote: its pixel size and its size on disk.
-public struct ScaledImage: Hashable, Sendable {
-    public var width: Int
-    public var height: Int
-    public var byteCount: Int
+package struct ScaledImage: Hashable, Sendable {
+    package var width: Int
+    package var height: Int
+    package var byteCount: Int
 
-    public init(width: Int, height: Int, byteCount: Int) {
+    package init(width: Int, height: Int, byteCount: Int) {
         self.width = width
         self.height = height
         self.byteCount = byteCount

@@ -1,7 +1,7 @@
 /// The image pipeline's thumbnails go straight into the thumbnail cache and the grid.
 extension Thumbnail: ThumbnailImage {
-    public var columns: Int { width }
-    public var rows: Int { height }
-    public func cell(column: Int, row: Int) -> Cell { self[column, row] }
-    public var pixelOrigin: (column: Int, row: Int) { (imageColumns.lowerBound, imageRows.lowerBound) }
+    package var columns: Int { width }
+    package var rows: Int { height }
+    package func cell(column: Int, row: Int) -> Cell { self[column, row] }
+    package var pixelOrigin: (column: Int, row: Int) { (imageColumns.lowerBound, imageRows.lowerBound) }
 }

@@ -2,16 +2,16 @@
 ///
 /// Always exactly the requested ``CellBox``: the picture keeps its aspect ratio and is centred,
 /// with blank cells around it. Cells are stored row by row.
-public struct Thumbnail: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let cells: [Cell]
+package struct Thumbnail: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package let cells: [Cell]
     /// Where the picture sits inside the box (the rest is blank).
-    public let imageColumns: Range<Int>
-    public let imageRows: Range<Int>
+    package let imageColumns: Range<Int>
+    package let imageRows: Range<Int>
     /// The photo encoded for the terminal's graphics protocol, covering `imageColumns`×`imageRows`,
     /// when the renderer has a pixel mode; the cells are then the fallback.
-    public let pixels: PixelImage?
+    package let pixels: PixelImage?
 
     init(width: Int, height: Int, cells: [Cell], imageColumns: Range<Int>, imageRows: Range<Int>, pixels: PixelImage? = nil) {
         precondition(cells.count == width * height, "a thumbnail holds width × height cells")
@@ -24,28 +24,28 @@ public struct Thumbnail: Hashable, Sendable {
     }
 
     /// A box of blank cells with one glyph in the middle, shown while the real one loads.
-    public static func placeholder(_ box: CellBox, glyph: Character = "·") -> Thumbnail {
+    package static func placeholder(_ box: CellBox, glyph: Character = "·") -> Thumbnail {
         var cells = Array(repeating: Cell.blank, count: box.columns * box.rows)
         cells[(box.rows / 2) * box.columns + box.columns / 2] = Cell(glyph, style: CellStyle(attributes: .dim))
         return Thumbnail(width: box.columns, height: box.rows, cells: cells, imageColumns: 0..<0, imageRows: 0..<0)
     }
 
-    public subscript(column: Int, row: Int) -> Cell {
+    package subscript(column: Int, row: Int) -> Cell {
         cells[row * width + column]
     }
 
     /// One row of cells, left to right.
-    public func row(_ row: Int) -> ArraySlice<Cell> {
+    package func row(_ row: Int) -> ArraySlice<Cell> {
         cells[(row * width)..<((row + 1) * width)]
     }
 
     /// The text of each row, for tests and logs.
-    public var text: [String] {
+    package var text: [String] {
         (0..<height).map { String(row($0).map(\.character)) }
     }
 
     /// Bytes this value keeps alive, for an LRU's `totalCostLimit`.
-    public var cost: Int {
+    package var cost: Int {
         MemoryLayout<Thumbnail>.stride + cells.capacity * MemoryLayout<Cell>.stride + (pixels?.bytes.count ?? 0)
     }
 }

@@ -12,19 +12,19 @@ import Foundation
 /// The canvas mode follows the terminal: `.colors256` → chafa's INDEXED_240 (the palette
 /// above the 16 user-themed colours), `.colors16` → INDEXED_16, `.colors8` → INDEXED_8,
 /// `.none` → FGBG, where only the symbols carry the shape and colours stay `.default`.
-public struct ThumbnailRenderer: Hashable, Sendable {
-    public var colorMode: ColorMode
-    public var maxFileBytes: Int
-    public var maxPixels: Int
+package struct ThumbnailRenderer: Hashable, Sendable {
+    package var colorMode: ColorMode
+    package var maxFileBytes: Int
+    package var maxPixels: Int
     /// With a pixel mode, each thumbnail also carries the photo encoded for the terminal
     /// (``Thumbnail/pixels``), decoded at the box's real pixel size.
-    public var encoder: ChafaEncoder?
+    package var encoder: ChafaEncoder?
 
     /// Pixels decoded per cell; chafa looks at an 8×8 grid of each cell.
     static let pixelsPerColumn = 8
     static let pixelsPerRow = 16
 
-    public init(
+    package init(
         colorMode: ColorMode,
         maxFileBytes: Int = ImageScaler.defaultMaxFileBytes, maxPixels: Int = ImageScaler.defaultMaxPixels,
         encoder: ChafaEncoder? = nil
@@ -39,7 +39,7 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     ///
     /// - Throws: ``ImageError`` as ``ImageInfo/probe(_:maxFileBytes:maxPixels:)`` does, and
     ///   `.corrupt` when the pixels cannot be decoded.
-    public func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
+    package func render(fileAt url: URL, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(url, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let path = url.path
         let size = pixelSize(for: box)
@@ -51,7 +51,7 @@ public struct ThumbnailRenderer: Hashable, Sendable {
     }
 
     /// Renders encoded image bytes (JPEG, PNG, …) into `box`, exactly as the same file would be.
-    public func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
+    package func render(data: Data, in box: CellBox) throws(ImageError) -> Thumbnail {
         let info = try ImageInfo.probe(data: data, maxFileBytes: maxFileBytes, maxPixels: maxPixels)
         let size = pixelSize(for: box)
         // The pixels are in memory when the shim returns, so the bytes need not outlive the call.

@@ -5,9 +5,9 @@ import Foundation
 /// ```swift
 /// let assets = SampleAssets.locate()   // FOODPIN_ASSETS, else next to the executable, else the source tree
 /// ```
-public enum SampleAssets {
+package enum SampleAssets {
     /// The samples' file, relative to `Assets/`.
-    public static let restaurantsFile = "Restaurants/restaurants.json"
+    package static let restaurantsFile = "Restaurants/restaurants.json"
 
     /// `Assets/`, looked for in order:
     /// 1. the `FOODPIN_ASSETS` environment variable;
@@ -15,7 +15,7 @@ public enum SampleAssets {
     /// 3. the package this file was compiled from.
     ///
     /// - Returns: `nil` when none of them holds `Restaurants/restaurants.json`.
-    public static func locate(
+    package static func locate(
         environment: [String: String] = ProcessInfo.processInfo.environment,
         executable: URL? = executableURL(),
         sourceFile: String = #filePath
@@ -40,7 +40,7 @@ public enum SampleAssets {
     }
 
     /// The running executable, from `/proc/self/exe`, else `argv[0]`.
-    public static func executableURL() -> URL? {
+    package static func executableURL() -> URL? {
         if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             return URL(fileURLWithPath: path)
         }
@@ -53,7 +53,7 @@ public enum SampleAssets {
     }
 
     /// The samples listed in `Assets/Restaurants/restaurants.json`.
-    public static func restaurants(in assets: URL) throws -> [SampleRestaurant] {
+    package static func restaurants(in assets: URL) throws -> [SampleRestaurant] {
         let data = try Data(contentsOf: assets.appendingPathComponent(restaurantsFile))
         return try JSONDecoder().decode([SampleRestaurant].self, from: data)
     }

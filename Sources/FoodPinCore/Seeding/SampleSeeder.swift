@@ -13,8 +13,8 @@ import LocalCloud
 ///   in one atomic request with `.ifServerRecordUnchanged`. A brand-new record whose name exists
 ///   fails with `serverRecordChanged`, so when two processes seed at once, the second one's
 ///   request fails as a whole and it reports ``Outcome/alreadySeeded``: exactly one copy.
-public struct SampleSeeder: Sendable {
-    public enum Outcome: Hashable, Sendable {
+package struct SampleSeeder: Sendable {
+    package enum Outcome: Hashable, Sendable {
         /// The database already held restaurants, or another process seeded it first.
         case alreadySeeded
         /// This call saved `count` samples.
@@ -23,11 +23,11 @@ public struct SampleSeeder: Sendable {
         case notSignedIn
     }
 
-    public let container: Container
-    public let assets: URL
-    public var database: Database { container.publicCloudDatabase }
+    package let container: Container
+    package let assets: URL
+    package var database: Database { container.publicCloudDatabase }
 
-    public init(container: Container, assets: URL) {
+    package init(container: Container, assets: URL) {
         self.container = container
         self.assets = assets
     }
@@ -37,7 +37,7 @@ public struct SampleSeeder: Sendable {
     ///
     /// - Throws: the samples file cannot be read, or the store failed for another reason than a concurrent seed.
     @discardableResult
-    public func seedIfNeeded() async throws -> Outcome {
+    package func seedIfNeeded() async throws -> Outcome {
         try ensureSchema()
         if try await hasRestaurants() { return .alreadySeeded }
         return try await seed()
@@ -48,7 +48,7 @@ public struct SampleSeeder: Sendable {
     ///
     /// Cheap once done: one read of the schema and a parse of the file, no write. Two processes
     /// may both import; merging is idempotent. Production's schema only changes by deploying.
-    public func ensureSchema() throws {
+    package func ensureSchema() throws {
         let file = assets.appendingPathComponent("FoodPin.ckdb")
         guard container.configuration.environment == .development,
               FileManager.default.fileExists(atPath: file.path) else { return }

@@ -1,5 +1,5 @@
 /// A terminal colour as the view asks for it; the adapter maps it to what the terminal can show.
-public enum Color: Hashable, Sendable {
+package enum Color: Hashable, Sendable {
     /// The terminal's own default foreground or background.
     case `default`
     /// One of the 256 xterm palette entries (0–15 are the basic colours).

@@ -9,7 +9,7 @@
 /// ColorPalette.terminalIndex(for: .default, mode: .colors8)          // -1
 /// ColorPalette.terminalIndex(for: .indexed(1), mode: .none)          // nil
 /// ```
-public enum ColorPalette {
+package enum ColorPalette {
     /// The six channel levels of xterm's 6×6×6 colour cube (indices 16–231).
     static let cubeLevels: [Int] = [0, 95, 135, 175, 215, 255]
 
@@ -25,7 +25,7 @@ public enum ColorPalette {
     ///
     /// - Returns: `-1` for the terminal's own default colour, `nil` when the mode shows
     ///   no colour at all, otherwise an index below 256, 16 or 8.
-    public static func terminalIndex(for color: Color, mode: ColorMode) -> Int? {
+    package static func terminalIndex(for color: Color, mode: ColorMode) -> Int? {
         if mode == .none { return nil }
         switch color {
         case .default:
@@ -52,7 +52,7 @@ public enum ColorPalette {
     }
 
     /// The xterm RGB value of a palette index.
-    public static func rgb(ofIndex index: UInt8) -> (Int, Int, Int) {
+    package static func rgb(ofIndex index: UInt8) -> (Int, Int, Int) {
         let i = Int(index)
         if i < 16 { return basic[i] }
         if i >= 232 {
@@ -66,7 +66,7 @@ public enum ColorPalette {
     /// The nearest entry of the 6×6×6 cube or the grey ramp (16–255).
     ///
     /// The basic colours 0–15 are left out on purpose: terminal themes redefine them.
-    public static func nearest256(_ color: (Int, Int, Int)) -> Int {
+    package static func nearest256(_ color: (Int, Int, Int)) -> Int {
         func cubeStep(_ v: Int) -> Int { v < 48 ? 0 : (v < 115 ? 1 : min(5, (v - 35) / 40)) }
         let (r, g, b) = color
         let (cr, cg, cb) = (cubeStep(r), cubeStep(g), cubeStep(b))
@@ -84,7 +84,7 @@ public enum ColorPalette {
     ///
     /// Greys go by lightness alone: by plain distance a mid grey is nearer yellow
     /// (205, 205, 0) than white, which is not what anyone sees.
-    public static func nearestBasic(_ color: (Int, Int, Int), count: Int) -> Int {
+    package static func nearestBasic(_ color: (Int, Int, Int), count: Int) -> Int {
         let (r, g, b) = color
         if max(r, g, b) - min(r, g, b) < 32 {
             let lightness = (r + g + b) / 3
@@ -110,7 +110,7 @@ public enum ColorPalette {
     ///     under `auto`. An explicit `--color` wins, as no-color.org recommends.
     ///   - terminalColors: the terminal's colour count (terminfo `colors`; -1 or 0 for none).
     ///     An explicit request is still capped by it, since ncurses cannot show more.
-    public static func resolveMode(requested: ColorMode?, noColor: String?, terminalColors: Int) -> ColorMode {
+    package static func resolveMode(requested: ColorMode?, noColor: String?, terminalColors: Int) -> ColorMode {
         let supported = mode(forColorCount: terminalColors)
         guard let requested else {
             if let noColor, !noColor.isEmpty { return .none }
@@ -120,7 +120,7 @@ public enum ColorPalette {
     }
 
     /// The richest mode a terminal with `count` colours can show.
-    public static func mode(forColorCount count: Int) -> ColorMode {
+    package static func mode(forColorCount count: Int) -> ColorMode {
         switch count {
         case 256...: .colors256
         case 16...: .colors16

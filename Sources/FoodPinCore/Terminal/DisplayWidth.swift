@@ -12,8 +12,8 @@
 /// ```
 ///
 /// - Complexity: O(scalars in the grapheme) plus a binary search of the wide table.
-public enum DisplayWidth {
-    public static func of(_ character: Character) -> Int {
+package enum DisplayWidth {
+    package static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if scalars.count > 1 {
@@ -34,7 +34,7 @@ public enum DisplayWidth {
     }
 
     /// The display width of a whole string.
-    public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+    package static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
 
     /// The width of a single scalar standing alone.
     static func width(of scalar: Unicode.Scalar) -> Int {

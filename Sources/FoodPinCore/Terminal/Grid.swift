@@ -1,20 +1,20 @@
 /// A rectangle of cells that the view fills and the terminal adapter draws.
 ///
 /// Tests assert on ``lines`` the way ratatui's `TestBackend` does.
-public struct Grid: Hashable, Sendable {
-    public let width: Int
-    public let height: Int
-    public private(set) var cells: [Cell]
+package struct Grid: Hashable, Sendable {
+    package let width: Int
+    package let height: Int
+    package private(set) var cells: [Cell]
     /// Pixel photos to place over the text frame, in drawing order (see ``ImagePlacement``).
-    public var images: [ImagePlacement] = []
+    package var images: [ImagePlacement] = []
 
-    public init(width: Int, height: Int) {
+    package init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
         cells = Array(repeating: .blank, count: self.width * self.height)
     }
 
-    public subscript(x: Int, y: Int) -> Cell {
+    package subscript(x: Int, y: Int) -> Cell {
         get { cells[y * width + x] }
         set {
             guard x >= 0, y >= 0, x < width, y < height else { return }
@@ -27,7 +27,7 @@ public struct Grid: Hashable, Sendable {
     ///
     /// Text must already be sanitized: this only places graphemes by their display width.
     @discardableResult
-    public mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxX: Int? = nil) -> Int {
+    package mutating func put(_ text: String, x: Int, y: Int, style: CellStyle = .plain, maxX: Int? = nil) -> Int {
         guard y >= 0, y < height else { return x }
         let limit = min(maxX ?? width, width)
         var column = x
@@ -45,14 +45,14 @@ public struct Grid: Hashable, Sendable {
     }
 
     /// Fills a rectangle with blank cells of `style`.
-    public mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle = .plain) {
+    package mutating func fill(x: Int, y: Int, width w: Int, height h: Int, style: CellStyle = .plain) {
         for row in max(0, y)..<min(height, y + h) {
             for col in max(0, x)..<min(width, x + w) { self[col, row] = Cell(" ", style: style) }
         }
     }
 
     /// The text of each row, continuation cells skipped, trailing spaces kept.
-    public var lines: [String] {
+    package var lines: [String] {
         (0..<height).map { row in
             var line = ""
             for col in 0..<width where !self[col, row].isContinuation { line.append(self[col, row].character) }
@@ -61,7 +61,7 @@ public struct Grid: Hashable, Sendable {
     }
 
     /// All rows joined by newlines, trailing spaces trimmed per row.
-    public var text: String {
+    package var text: String {
         lines.map { String($0.reversed().drop(while: { $0 == " " }).reversed()) }.joined(separator: "\n")
     }
 }

@@ -12,7 +12,7 @@ extension Key {
     /// ```
     ///
     /// - Returns: `nil` for codes that are no key (other control codes, invalid scalars).
-    public init?(terminalCharacter code: UInt32) {
+    package init?(terminalCharacter code: UInt32) {
         switch code {
         case 10, 13: self = .enter
         case 9: self = .tab

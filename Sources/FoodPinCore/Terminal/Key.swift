@@ -1,5 +1,5 @@
 /// A key or mouse event, decoded by the terminal adapter.
-public enum Key: Hashable, Sendable {
+package enum Key: Hashable, Sendable {
     case character(Character)
     /// Ctrl plus a letter, lower-cased: `.control("s")` is Ctrl-S.
     case control(Character)

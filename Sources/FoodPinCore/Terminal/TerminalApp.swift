@@ -4,7 +4,7 @@
 /// asks the app for a message, applies it, then draws ``view(width:height:)``,
 /// writing only the cells that changed. Background work started by `apply`
 /// posts its results through the sink; they are applied on the UI thread too.
-public protocol TerminalApp: AnyObject {
+package protocol TerminalApp: AnyObject {
     associatedtype Message: Sendable
 
     /// Maps a terminal event to a message, or `nil` to ignore it.

@@ -1,5 +1,5 @@
 /// What the terminal runtime delivers to the app on the UI thread.
-public enum TerminalEvent: Hashable, Sendable {
+package enum TerminalEvent: Hashable, Sendable {
     case key(Key)
     /// The terminal is now `width` × `height` cells.
     case resize(width: Int, height: Int)

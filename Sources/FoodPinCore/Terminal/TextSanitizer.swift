@@ -12,9 +12,9 @@
 /// - C0 controls become their Control Pictures (`␀`…`␟`), DEL becomes `␡`.
 /// - C1 controls (U+0080–U+009F, including the 8-bit CSI) and bidi overrides become `�`.
 /// - A tab becomes spaces; line breaks become `⏎` in a single line, or split lines in ``lines(_:)``.
-public enum TextSanitizer {
+package enum TextSanitizer {
     /// Sanitizes text meant for one line.
-    public static func line(_ text: String) -> String {
+    package static func line(_ text: String) -> String {
         guard needsWork(text) else { return text }
         var out = String.UnicodeScalarView()
         var previousWasCR = false
@@ -32,7 +32,7 @@ public enum TextSanitizer {
 
     /// Sanitizes multi-line text into its lines: CRLF, CR, LF and U+2028/9 all break lines,
     /// and tabs expand to the next multiple of four columns.
-    public static func lines(_ text: String) -> [String] {
+    package static func lines(_ text: String) -> [String] {
         var result: [String] = []
         var current = String.UnicodeScalarView()
         var column = 0

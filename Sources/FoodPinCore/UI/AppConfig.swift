@@ -1,21 +1,21 @@
 /// What the app was started with: terminal capabilities, the user, and injected services.
-public struct AppConfig: Sendable {
-    public var colorMode: ColorMode
+package struct AppConfig: Sendable {
+    package var colorMode: ColorMode
     /// `false` on terminals without UTF-8: ASCII spinner and placeholder glyphs.
-    public var unicode: Bool
+    package var unicode: Bool
     /// The signed-in user's name; only they may delete their own restaurants.
-    public var currentUser: String?
+    package var currentUser: String?
     /// Rows per query page.
-    public var pageSize: Int
+    package var pageSize: Int
     /// `--no-images`: no thumbnails are loaded.
-    public var showsImages: Bool
+    package var showsImages: Bool
     /// `--debug`: show cache counters in the title bar.
-    public var debug: Bool
-    public var formServices: FormServices
+    package var debug: Bool
+    package var formServices: FormServices
     /// How long the search waits for more typing before querying.
-    public var searchDebounce: Duration
+    package var searchDebounce: Duration
 
-    public init(
+    package init(
         colorMode: ColorMode = .colors256, unicode: Bool = true, currentUser: String? = nil, pageSize: Int = 50,
         showsImages: Bool = true, debug: Bool = false, formServices: FormServices = .live,
         searchDebounce: Duration = .milliseconds(150)

@@ -1,49 +1,49 @@
 import Foundation
 
 /// Everything the Discover app shows, as a value: `update` changes it, `view` draws it.
-public struct AppState: Sendable {
-    public enum Screen: Hashable, Sendable {
+package struct AppState: Sendable {
+    package enum Screen: Hashable, Sendable {
         case list
         case detail(id: String)
         case form
     }
 
     /// A one-line error with the effect that `r` retries, if any.
-    public struct ErrorBanner: Hashable, Sendable {
-        public var message: String
-        public var retry: Effect?
+    package struct ErrorBanner: Hashable, Sendable {
+        package var message: String
+        package var retry: Effect?
     }
 
-    public var config: AppConfig
-    public internal(set) var screen: Screen = .list
-    public internal(set) var isHelpVisible = false
-    public internal(set) var width: Int
-    public internal(set) var height: Int
+    package var config: AppConfig
+    package internal(set) var screen: Screen = .list
+    package internal(set) var isHelpVisible = false
+    package internal(set) var width: Int
+    package internal(set) var height: Int
     /// The time "added 5 min ago" is measured from; the app sets it before each frame.
-    public var now: Date
-    public internal(set) var list = DiscoverList()
+    package var now: Date
+    package internal(set) var list = DiscoverList()
     /// The first list row on screen.
-    public internal(set) var scrollOffset = 0
-    public internal(set) var isLoadingFirstPage = false
-    public internal(set) var isRefreshing = false
-    public internal(set) var isLoadingMore = false
-    public internal(set) var spinnerPhase = 0
-    public internal(set) var errorBanner: ErrorBanner?
+    package internal(set) var scrollOffset = 0
+    package internal(set) var isLoadingFirstPage = false
+    package internal(set) var isRefreshing = false
+    package internal(set) var isLoadingMore = false
+    package internal(set) var spinnerPhase = 0
+    package internal(set) var errorBanner: ErrorBanner?
     /// Other users' changes since the last refresh, by record ID (the live banner).
-    public internal(set) var liveChanges: [String: RemoteChange.Kind] = [:]
+    package internal(set) var liveChanges: [String: RemoteChange.Kind] = [:]
     /// The restaurant awaiting "Delete? y/n".
-    public internal(set) var deleteConfirmation: String?
-    public internal(set) var form: RestaurantForm?
+    package internal(set) var deleteConfirmation: String?
+    package internal(set) var form: RestaurantForm?
     /// The `/` search, while it is open.
-    public internal(set) var search: SearchState?
+    package internal(set) var search: SearchState?
     /// Finished thumbnails of what is on screen.
-    public internal(set) var thumbnails: [ThumbnailKey: ThumbnailOutcome] = [:]
+    package internal(set) var thumbnails: [ThumbnailKey: ThumbnailOutcome] = [:]
     /// The first description line shown in the detail view.
-    public internal(set) var detailScroll = 0
+    package internal(set) var detailScroll = 0
     /// Extra text for the title bar under `--debug` (cache counters); set by the app.
-    public var debugStatus: String?
-    public internal(set) var shouldQuit = false
-    public internal(set) var exitCode: Int32 = 0
+    package var debugStatus: String?
+    package internal(set) var shouldQuit = false
+    package internal(set) var exitCode: Int32 = 0
 
     /// Thumbnails asked for and not yet answered.
     var requestedThumbnails: Set<ThumbnailKey> = []
@@ -54,7 +54,7 @@ public struct AppState: Sendable {
     /// After a failed next page, paging waits for `r` instead of retrying on every key.
     var isPagingBlocked = false
 
-    public init(config: AppConfig = AppConfig(), width: Int = 80, height: Int = 24, now: Date = Date()) {
+    package init(config: AppConfig = AppConfig(), width: Int = 80, height: Int = 24, now: Date = Date()) {
         self.config = config
         self.width = width
         self.height = height
@@ -62,21 +62,21 @@ public struct AppState: Sendable {
     }
 
     /// Whether something is in progress, so the spinner turns and ticks are needed.
-    public var isSpinnerVisible: Bool {
+    package var isSpinnerVisible: Bool {
         isLoadingFirstPage || isRefreshing || isLoadingMore || form?.isSaving == true
             || search?.isSearching == true || search?.isLoadingMore == true
     }
 
-    public var isTooSmall: Bool { width < Layout.minimumWidth || height < Layout.minimumHeight }
+    package var isTooSmall: Bool { width < Layout.minimumWidth || height < Layout.minimumHeight }
 
     /// How many list rows fit on screen.
-    public var visibleRowCount: Int { Layout.visibleRowCount(height: height) }
+    package var visibleRowCount: Int { Layout.visibleRowCount(height: height) }
 
     /// The thumbnail size of the detail view at the current terminal size.
-    public var detailImageSize: ThumbnailSize { Layout.detailImageSize(width: width, height: height) }
+    package var detailImageSize: ThumbnailSize { Layout.detailImageSize(width: width, height: height) }
 
     /// The text of the live banner, e.g. "2 new restaurants — press r", or `nil` when there is nothing new.
-    public var liveBannerText: String? {
+    package var liveBannerText: String? {
         guard !liveChanges.isEmpty else { return nil }
         var created = 0, updated = 0, deleted = 0
         for kind in liveChanges.values {

@@ -1,6 +1,6 @@
 /// Work that `update` asks for, as data. The effect handler runs it off the UI thread and
 /// posts the result back as a ``Msg``.
-public enum Effect: Hashable, Sendable {
+package enum Effect: Hashable, Sendable {
     /// Query the newest `limit` restaurants (no image key); answer with `.pageLoaded(.first, …)`.
     case loadFirstPage(limit: Int)
     /// Continue from `cursor`; answer with `.pageLoaded(.next, …)`.

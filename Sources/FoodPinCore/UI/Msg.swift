@@ -1,5 +1,5 @@
 /// Everything that can happen to the Discover app: input, time, and results of effects.
-public enum Msg: Sendable {
+package enum Msg: Sendable {
     /// Sent once, before anything else: starts the first load.
     case start
     case key(Key)
@@ -25,12 +25,12 @@ public enum Msg: Sendable {
     case remoteChanges([RemoteChange])
 
     /// Which query a page answers.
-    public enum PageRequest: Hashable, Sendable {
+    package enum PageRequest: Hashable, Sendable {
         case first, next, refresh
     }
 
     /// Which page of a search a result is.
-    public enum SearchPage: Hashable, Sendable {
+    package enum SearchPage: Hashable, Sendable {
         case first, next
     }
 }

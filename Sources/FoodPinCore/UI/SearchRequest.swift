@@ -6,16 +6,16 @@
 /// // the handler cancels the search before it, waits 150 ms, queries, and posts
 /// // .searchLoaded(request, .first, result); update drops it unless generation 3 is still current.
 /// ```
-public struct SearchRequest: Hashable, Sendable {
+package struct SearchRequest: Hashable, Sendable {
     /// What was typed, as data: it only ever becomes quoted full-text tokens.
-    public var text: String
+    package var text: String
     /// Increases with every edit; a result for an older generation is stale.
-    public var generation: Int
-    public var limit: Int
+    package var generation: Int
+    package var limit: Int
     /// How long the handler waits before querying; a newer search cancels the wait.
-    public var delay: Duration
+    package var delay: Duration
 
-    public init(text: String, generation: Int, limit: Int, delay: Duration) {
+    package init(text: String, generation: Int, limit: Int, delay: Duration) {
         self.text = text
         self.generation = generation
         self.limit = limit
@@ -24,7 +24,7 @@ public struct SearchRequest: Hashable, Sendable {
 
     /// Whether `text` has a word to search for (a letter or a digit). Text of punctuation
     /// alone, such as `%@` or `"`, matches nothing and needs no query.
-    public static func hasWords(_ text: String) -> Bool {
+    package static func hasWords(_ text: String) -> Bool {
         text.contains { $0.isLetter || $0.isNumber }
     }
 }

@@ -4,16 +4,16 @@
 /// thumbnails work as on the full list), and ``savedList`` holds the full list with its
 /// selection, which Esc puts back. A result is shown only if it answers the current
 /// ``generation``: a stale one never replaces a newer one.
-public struct SearchState: Sendable {
+package struct SearchState: Sendable {
     /// The typed text and its cursor.
-    public internal(set) var editor = LineEditor(maxLength: 200)
+    package internal(set) var editor = LineEditor(maxLength: 200)
     /// Whether keys go to the search line (typing) or to the results (after Enter).
-    public internal(set) var isEditing = true
+    package internal(set) var isEditing = true
     /// A query is waiting or running for the current text.
-    public internal(set) var isSearching = false
+    package internal(set) var isSearching = false
     /// The text the shown results answer, or `nil` while the full list shows (nothing typed yet).
-    public internal(set) var resultText: String?
-    public internal(set) var isLoadingMore = false
+    package internal(set) var resultText: String?
+    package internal(set) var isLoadingMore = false
     /// Incremented by every edit, so older answers are recognised and dropped.
     var generation = 0
     /// The trimmed text of the last query asked for (or answered without one).
@@ -29,5 +29,5 @@ public struct SearchState: Sendable {
         self.savedScrollOffset = savedScrollOffset
     }
 
-    public var text: String { editor.text }
+    package var text: String { editor.text }
 }

@@ -4,13 +4,13 @@
 /// Spinner.frame(phase: 3, unicode: true) + "Loading…"   // "⠸ Loading…"
 /// Spinner.frame(phase: 3, unicode: false) + "Loading…"  // "\ Loading…"
 /// ```
-public enum Spinner {
-    public static let unicodeFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+package enum Spinner {
+    package static let unicodeFrames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
     /// For terminals without UTF-8.
-    public static let asciiFrames = ["|", "/", "-", "\\"]
+    package static let asciiFrames = ["|", "/", "-", "\\"]
 
     /// The frame for a phase, padded to the widest frame plus one space.
-    public static func frame(phase: Int, unicode: Bool) -> String {
+    package static func frame(phase: Int, unicode: Bool) -> String {
         let frames = unicode ? unicodeFrames : asciiFrames
         let width = frames.map(DisplayWidth.of).max() ?? 1
         let frame = frames[((phase % frames.count) + frames.count) % frames.count]

@@ -43,5 +43,5 @@ extension AppState {
     }
 
     /// How many new restaurants are above the viewport, for the title ("↑ 2 new").
-    public var newAboveCount: Int { newAbove.count }
+    package var newAboveCount: Int { newAbove.count }
 }

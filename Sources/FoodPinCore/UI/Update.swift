@@ -7,7 +7,7 @@
 /// var state = AppState(config: config)
 /// let effects = update(&state, .start)   // [.loadFirstPage(limit: 50), .subscribeToChanges]
 /// ```
-public func update(_ state: inout AppState, _ msg: Msg) -> [Effect] {
+package func update(_ state: inout AppState, _ msg: Msg) -> [Effect] {
     state.update(msg)
 }
 

@@ -6,7 +6,7 @@
 /// let grid = view(state, width: 80, height: 24)
 /// grid.lines[0]   // " FoodPin · Discover …"
 /// ```
-public func view(_ state: AppState, width: Int, height: Int) -> Grid {
+package func view(_ state: AppState, width: Int, height: Int) -> Grid {
     var renderer = Renderer(state: state, grid: Grid(width: width, height: height))
     renderer.render()
     return renderer.grid
