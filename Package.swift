@@ -47,9 +47,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
 
+        // libcurl, for the remote store's HTTP: opened with dlopen at the first request, so a process
+        // that never talks to a server does not load it. libcurl4-openssl-dev types its functions.
+        .target(
+            name: "CCurlShim",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+
         .target(
             name: "LocalCloud",
             dependencies: [
+                "CCurlShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -135,6 +143,15 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // The remote store over real HTTP: an in-process `localcloud serve` and raw sockets.
+        .testTarget(
+            name: "LocalCloudRemoteTests",
+            dependencies: [
+                "LocalCloudServer", "LocalCloud",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(
