@@ -84,6 +84,12 @@ package struct HTTPTransport: Sendable {
         try perform(request, streaming: StreamSink(onData: onData, shouldStop: shouldStop))
     }
 
+    /// The defaults, with `LOCALCLOUD_CA_FILE` (one more trusted CA bundle, for a server with a
+    /// private or self-signed certificate).
+    package static func fromEnvironment(_ env: [String: String] = ProcessInfo.processInfo.environment) -> HTTPTransport {
+        HTTPTransport(extraCAFile: env["LOCALCLOUD_CA_FILE"].flatMap { $0.isEmpty ? nil : $0 })
+    }
+
     /// Whether libcurl can be loaded here, and if not, why.
     package static func availability() -> String? {
         ccurl_load() == 0 ? nil : ccurl_load_error().map { String(cString: $0) } ?? "libcurl could not be loaded"
