@@ -161,6 +161,11 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // One suite of LocalCloud's behaviour, run with the same assertions on every store.
+        .testTarget(
+            name: "LocalCloudConformanceTests",
+            dependencies: ["LocalCloud"]
+        ),
         .testTarget(
             name: "FoodPinCoreTests",
             dependencies: ["FoodPinCore", "LocalCloud"]
