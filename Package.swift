@@ -145,14 +145,16 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // A real `localcloud serve` in the test process, through the server's package API only.
+        .target(
+            name: "LocalCloudServerTesting",
+            dependencies: ["LocalCloud", "LocalCloudServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/LocalCloudServerTesting"
+        ),
         // The remote store over real HTTP: an in-process `localcloud serve` and raw sockets.
         .testTarget(
             name: "LocalCloudRemoteTests",
-            dependencies: [
-                "LocalCloudServer", "LocalCloud",
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["LocalCloud", "LocalCloudServerTesting"]
         ),
         .testTarget(
             name: "LocalCloudCLITests",
@@ -164,7 +166,7 @@ let package = Package(
         // One suite of LocalCloud's behaviour, run with the same assertions on every store.
         .testTarget(
             name: "LocalCloudConformanceTests",
-            dependencies: ["LocalCloud"]
+            dependencies: ["LocalCloud", "LocalCloudServerTesting"]
         ),
         .testTarget(
             name: "FoodPinCoreTests",

@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import Synchronization
+import LocalCloudServerTesting
 import Testing
 
 /// The bad conditions over raw sockets and a real TLS server: each one a CloudKit network error
@@ -140,13 +141,13 @@ struct TransportFailureTests {
         let server = try await RemoteTestServer.start(tls: (certificate, key))
         defer { server.removeData() }
         #expect(server.baseURL.scheme == "https")
-        let untrusted = WebServicesClient(endpoint: server.endpoint(user: "alice"), retry: .never)
+        let untrusted = WebServicesClient(endpoint: try await server.endpoint(user: "alice"), retry: .never)
         let refused = await cloudError { try untrusted.database(.public, "users/current", body: nil, idempotent: true) }
         #expect(refused?.code == .networkFailure)
         #expect(refused?.message.hasPrefix("Refused 127.0.0.1:\(server.port)'s TLS certificate: ") == true, "\(refused?.message ?? "")")
 
         // The same server, its certificate trusted through an extra CA file (LOCALCLOUD_CA_FILE).
-        let trusted = WebServicesClient(endpoint: server.endpoint(user: "alice"), transport: HTTPTransport(extraCAFile: certificate))
+        let trusted = WebServicesClient(endpoint: try await server.endpoint(user: "alice"), transport: HTTPTransport(extraCAFile: certificate))
         let me = try await offPool { try trusted.database(.public, "users/current", body: nil, idempotent: true) }
         #expect(me["userRecordName"] == .string("_alice"))
         await server.stop()

@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import Synchronization
+import LocalCloudServerTesting
 import Testing
 
 /// The CloudKit Web Services client against a real `localcloud serve` over loopback HTTP.
@@ -20,7 +21,7 @@ struct WebServicesClientTests {
     @Test func createQueryAndLookUpRecords() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
-        let client = WebServicesClient(endpoint: server.endpoint(user: "alice"))
+        let client = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
         let saved = try await offPool { try client.database(.public, "records/modify", body: Self.create(["kin-khao", "lers-ros"]), idempotent: false) }
         #expect(saved.at("records", "0", "recordName") == .string("kin-khao"))
         #expect(saved.at("records", "0", "recordChangeTag")?.stringValue?.isEmpty == false)
@@ -39,7 +40,7 @@ struct WebServicesClientTests {
         #expect(second.at("records", "0", "recordName") == .string("lers-ros"))
 
         // Anonymous reads of the public database work; lookups report missing records per item.
-        let anonymous = WebServicesClient(endpoint: server.endpoint(user: nil))
+        let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
         let lookup = JSONValue.object(["records": .array([.object(["recordName": .string("kin-khao")]), .object(["recordName": .string("nope")])])])
         let found = try await offPool { try anonymous.database(.public, "records/lookup", body: lookup, idempotent: true) }
         #expect(found.at("records", "0", "fields", "name", "value") == .string("kin-khao"))
@@ -50,18 +51,18 @@ struct WebServicesClientTests {
     @Test func serverErrorsComeBackAsTheSameCloudErrorCodes() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
-        let anonymous = WebServicesClient(endpoint: server.endpoint(user: nil))
+        let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
         let required = await cloudError { try anonymous.database(.private, "records/query", body: .object([
             "query": .object(["recordType": .string("Restaurant")])]), idempotent: true) }
         #expect(required?.code == .notAuthenticated, "AUTHENTICATION_REQUIRED")
 
-        var forged = server.endpoint(user: "alice")
+        var forged = try await server.endpoint(user: "alice")
         forged.apiToken = String(repeating: "0", count: 64)
         let forgedClient = WebServicesClient(endpoint: forged)
         let failed = await cloudError { try forgedClient.database(.public, "users/current", body: nil, idempotent: true) }
         #expect(failed?.code == .notAuthenticated, "AUTHENTICATION_FAILED")
 
-        let client = WebServicesClient(endpoint: server.endpoint(user: "alice"))
+        let client = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
         let bad = await cloudError { try client.database(.public, "records/modify", body: .object([
             "operations": .array([.object(["operationType": .string("frobnicate"), "record": Self.restaurant("x")])])]), idempotent: false) }
         #expect(bad?.code == .invalidArguments, "BAD_REQUEST")
@@ -73,10 +74,10 @@ struct WebServicesClientTests {
     @Test func signInIssuesAWebAuthTokenAndAWrongPasswordIsRefused() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
-        let anonymous = WebServicesClient(endpoint: server.endpoint(user: nil))
+        let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
         let token = try await offPool { try anonymous.signIn(user: "bob", password: RemoteTestServer.password) }
         #expect(token.count >= 100)
-        var signedIn = server.endpoint(user: nil)
+        var signedIn = try await server.endpoint(user: nil)
         signedIn.webAuthToken = token
         let signedInClient = WebServicesClient(endpoint: signedIn)
         let me = try await offPool { try signedInClient.database(.public, "users/current", body: nil, idempotent: true) }
@@ -91,8 +92,8 @@ struct WebServicesClientTests {
     @Test func notificationsStreamAsServerSentEvents() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
-        let alice = WebServicesClient(endpoint: server.endpoint(user: "alice"))
-        let bob = WebServicesClient(endpoint: server.endpoint(user: "bob"))
+        let alice = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
+        let bob = WebServicesClient(endpoint: try await server.endpoint(user: "bob"))
         _ = try await offPool { try alice.database(.public, "subscriptions/modify", body: .object(["operations": .array([.object([
             "operationType": .string("create"),
             "subscription": .object(["subscriptionID": .string("all"), "subscriptionType": .string("query"),

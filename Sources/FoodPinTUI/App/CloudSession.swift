@@ -16,8 +16,10 @@ struct CloudSession {
     let seeder: SampleSeeder?
 
     init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let container = Container(configuration: options.cloud.configuration(environment: environment))
-        let seeder = SampleAssets.locate(environment: environment).map {
+        let configuration = options.cloud.configuration(environment: environment).applyingSavedCredentials(environment: environment)
+        let container = Container(configuration: configuration)
+        // A server has its own schema and data: only a local container is seeded.
+        let seeder = configuration.serverURL != nil ? nil : SampleAssets.locate(environment: environment).map {
             SampleSeeder(container: container, assets: $0)
         }
         self.container = container

@@ -65,10 +65,12 @@ package struct WebServicesClient: Sendable {
     }
 
     /// Streams `GET /database/1/{container}/{environment}/notifications` (server-sent events) until
-    /// the server ends it or `shouldStop` returns true, resuming after `lastEventID`.
+    /// the server ends it or `shouldStop` returns true, resuming after `lastEventID`. `onOpen` runs
+    /// once, when the first bytes of the stream arrive.
     /// - Throws: what ``database(_:_:body:idempotent:)`` throws, and `operationCancelled` when stopped.
     package func notifications(
-        lastEventID: String?, onEvent: @escaping (ServerSentEvent) -> Void, shouldStop: @escaping () -> Bool
+        lastEventID: String?, onOpen: @escaping () -> Void = {}, onEvent: @escaping (ServerSentEvent) -> Void,
+        shouldStop: @escaping () -> Bool
     ) throws {
         var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
         if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
@@ -86,6 +88,7 @@ package struct WebServicesClient: Sendable {
                 // Decided by the first bytes: an error answer is JSON (or a proxy's HTML), never `data:`-lines.
                 let head = chunk.prefix { $0 != 0x0A }
                 isEventStream = !(head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "<"))
+                if isEventStream == true { onOpen() }
             }
             if isEventStream == true {
                 for event in parser.feed(chunk) { onEvent(event) }

@@ -1,4 +1,5 @@
 import Foundation
+import LocalCloudServerTesting
 import Testing
 @testable import LocalCloud
 
@@ -8,12 +9,15 @@ import Testing
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// The SQLite file in a data directory.
     case embedded
+    /// A remote container on a real `localcloud serve`, started on a free loopback port.
+    case remote
 
     var testDescription: String { rawValue }
 
     func makeFixture() async throws -> any StoreFixture {
         switch self {
         case .embedded: try EmbeddedFixture()
+        case .remote: try await RemoteFixture()
         }
     }
 }
@@ -100,6 +104,28 @@ struct EmbeddedFixture: StoreFixture {
 
     func tearDown() async {
         try? FileManager.default.removeItem(at: directory)
+    }
+}
+
+/// A `localcloud serve` in this process over its own data directory, and remote containers on it
+/// (each user signed in with a real web auth token, caching in a client data directory of its own).
+struct RemoteFixture: StoreFixture {
+    let server: RemoteTestServer
+    let clientDirectory: URL
+
+    init() async throws {
+        server = try await RemoteTestServer.start(container: "iCloud.Conformance", schema: conformanceSchemaText, users: [])
+        clientDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-client-\(UUID().uuidString)", isDirectory: true)
+    }
+
+    func container(user: String?) async throws -> Container {
+        Container(configuration: try await server.configuration(user: user, dataDirectory: clientDirectory))
+    }
+
+    func tearDown() async {
+        await server.stop()
+        server.removeData()
+        try? FileManager.default.removeItem(at: clientDirectory)
     }
 }
 
