@@ -18,6 +18,7 @@ package struct HTTPTransport: Sendable {
         /// TCP connect plus the TLS handshake.
         package var connect: Duration = .seconds(10)
         /// A request that moves no byte for this long fails: a server that accepts but never answers.
+        /// curl averages over its last 5 s, so the failure comes up to 5 s after this much silence.
         package var idle: Duration = .seconds(30)
         /// The whole exchange; `nil` for no limit (a 50 MB asset on a slow link may take a while).
         package var total: Duration?

@@ -12,7 +12,6 @@ final class RemoteChangeReader: ChangeReader {
         var events: [(sequence: Int64, notification: Notification)] = []
         var lastSequence: Int64 = 0
         var lastEventID: String?
-        var connected = false
         var closed = false
         var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
     }
@@ -29,16 +28,14 @@ final class RemoteChangeReader: ChangeReader {
         self.onEvent = onEvent
     }
 
-    /// Starts streaming and waits (up to `timeout`) for the stream to open, so a save made just
-    /// after `container.notifications` starts is not missed.
-    func start(waitingUpTo timeout: Duration) {
+    /// Starts streaming on a thread of its own. It does not wait for the stream to open: the
+    /// watcher calls this on the cooperative pool, which an in-process server also needs. As
+    /// with CloudKit, a change committed before the stream opens is not pushed (a fetch of
+    /// changes finds it); once open, reconnects resume with `Last-Event-ID` and lose nothing.
+    func start() {
         let thread = Thread { [self] in run() }
         thread.name = "LocalCloud notifications"
         thread.start()
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline, !state.withLock({ $0.connected || $0.closed }) {
-            Thread.sleep(forTimeInterval: 0.005)
-        }
     }
 
     private func run() {
@@ -47,14 +44,12 @@ final class RemoteChangeReader: ChangeReader {
             let lastEventID = state.withLock { $0.lastEventID }
             do {
                 try client.notifications(lastEventID: lastEventID,
-                                         onOpen: { [self] in state.withLock { $0.connected = true } },
                                          onEvent: { [self] event in receive(event) },
                                          shouldStop: { [self] in state.withLock { $0.closed } })
                 failures = 0
             } catch {
                 failures += 1
             }
-            state.withLock { $0.connected = false }
             // Reconnect: at once after a clean end, then with capped exponential backoff.
             let wait = failures == 0 ? 0.1 : min(5.0, 0.25 * pow(2, Double(min(failures, 5))))
             let deadline = Date().addingTimeInterval(wait)
@@ -127,9 +122,7 @@ final class RemoteChangeReader: ChangeReader {
 extension RemoteStore {
     package func openChangeReader() throws -> any ChangeReader {
         let reader = RemoteChangeReader(client: client) { [self] in noteChange() }
-        // Blocks this (watcher) task briefly, once per watcher: the stream must be open before
-        // `container.notifications` returns events, or a save racing the start would be lost.
-        reader.start(waitingUpTo: .seconds(2))
+        reader.start()
         return reader
     }
 
