@@ -74,8 +74,8 @@ extension CloudDiscoverBackend {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return String(cString: strerror(errno)) }
         var offset = 0
-        while offset < bytes.count {
-            let count = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let count = write(fd, base + offset, bytes.count - offset)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else {
                 let reason = String(cString: strerror(errno))
