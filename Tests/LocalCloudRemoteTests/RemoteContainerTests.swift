@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import Synchronization
 import LocalCloudServerTesting
 import Testing
 
@@ -83,6 +84,41 @@ struct RemoteContainerTests {
             #expect(error.code == .notAuthenticated)
             #expect((error.cause as? ServerRefusedCredentials)?.serverErrorCode == "AUTHENTICATION_FAILED")
         }
+        await server.stop()
+    }
+
+    @Test func notificationsSayWhenTheChangeWasThisProcesssOwn() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let client = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: client) }
+        let alice = Container(configuration: try await server.configuration(user: "alice", dataDirectory: client))
+        let bob = Container(configuration: try await server.configuration(user: "bob", dataDirectory: Self.temporaryDirectory()))
+        _ = try await alice.publicCloudDatabase.save(QuerySubscription(
+            recordType: "Restaurant", predicate: Predicate(value: true), subscriptionID: "all", options: [.firesOnRecordCreation]))
+        let received = Mutex<[LocalCloud.Notification]>([])
+        let listener = Task {
+            for await notification in alice.notifications { received.withLock { $0.append(notification) } }
+        }
+        defer { listener.cancel() }
+        // Bob saves until the stream is open and his first notification arrives.
+        var count = 0
+        let deadline = ContinuousClock.now + .seconds(20)
+        while received.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
+            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bob-\(count)"))
+            count += 1
+            _ = try await bob.publicCloudDatabase.save(record)
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let fromBob = try #require(received.withLock { $0.first })
+        #expect(fromBob.modifiedBy == nil, "another process's change: the payload does not say who")
+        _ = try await alice.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alice-own")))
+        let arrived = ContinuousClock.now + .seconds(20)
+        while !received.withLock({ $0.contains { $0.recordID?.recordName == "alice-own" } }) && ContinuousClock.now < arrived {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        let own = try #require(received.withLock { $0.first { $0.recordID?.recordName == "alice-own" } })
+        #expect(own.modifiedBy?.recordName == "_alice", "alice's own save is marked as hers, so FoodPin raises no banner")
         await server.stop()
     }
 }
