@@ -1,110 +1,118 @@
-// `localcloud-bench remote`: the remote container against the embedded store, on the same data.
+// `localcloud-bench remote`: the remote container (LocalCloud's RemoteStore over libcurl) against a
+// real server on loopback.
 //
-//   localcloud-bench remote --server URL --api-token T --alice-token W --bob-token W --data-dir SERVER_DATA
-//                           [--container iCloud.FoodPin] [--pages 200] [--saves 200]
+//   swift run -c release localcloud-bench remote [--records 10000] [--pages 200] [--saves 200]
 //
-// The server (`localcloud serve`, a separate process) runs over SERVER_DATA. In one run:
-// 1. The Discover page (Restaurant, creationDate descending, 50 rows, desiredKeys name/type/location):
-//    a remote container over loopback vs the embedded store opened on SERVER_DATA itself, in
-//    alternating blocks; p50 and p99 of each.
-// 2. Commit on one machine to the notification on the other: bob's remote container saves one
-//    restaurant at a time; alice's remote container (its own cache directory) holds
-//    `container.notifications` for a query subscription; from just before bob's save to the
-//    arrival of its notification (what raises FoodPin's banner). p50 and p99.
+// Starts the real server (LocalCloudServer, fixed bench credentials) on a free loopback port over
+// a data directory filled with --records restaurants, then through the public API only:
+// 1. the Discover first page (Restaurant, creationDate descending, 50 rows, desiredKeys
+//    name/type/location) from a remote container, against an embedded container on the same file;
+// 2. commit on one "machine" to the notification on the other: bob's remote container saves,
+//    alice's remote container receives it through `container.notifications` (the banner's
+//    source), one save at a time (20 unmeasured warm-up saves first).
 import Foundation
 import LocalCloud
+import LocalCloudServer
 import Synchronization
 
 enum RemoteBenchmark {
     static func run(_ arguments: [String]) async throws {
-        var values: [String: String] = ["--container": "iCloud.FoodPin", "--pages": "200", "--saves": "200"]
+        var records = 10_000
+        var pages = 200
+        var saves = 200
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
-            guard ["--server", "--api-token", "--alice-token", "--bob-token", "--data-dir", "--container", "--pages", "--saves"].contains(flag),
-                  let value = iterator.next() else { usage() }
-            values[flag] = value
+            let value = iterator.next() ?? ""
+            switch flag {
+            case "--records": records = Int(value) ?? records
+            case "--pages": pages = max(1, Int(value) ?? pages)
+            case "--saves": saves = max(1, Int(value) ?? saves)
+            default:
+                print("usage: localcloud-bench remote [--records N] [--pages N] [--saves N]")
+                exit(2)
+            }
         }
-        guard let server = values["--server"].flatMap(URL.init(string:)), let apiToken = values["--api-token"],
-              let aliceToken = values["--alice-token"], let bobToken = values["--bob-token"],
-              let serverData = values["--data-dir"], let containerID = values["--container"],
-              let pages = values["--pages"].flatMap(Int.init), let saves = values["--saves"].flatMap(Int.init) else { usage() }
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("localcloud-bench-remote-\(UUID().uuidString)")
+        let serverData = root.appendingPathComponent("server"), clientData = root.appendingPathComponent("client")
+        try FileManager.default.createDirectory(at: serverData, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let containerID = "iCloud.Bench"
+        let embedded = Container(configuration: .init(containerIdentifier: containerID, dataDirectory: serverData, user: "seeder"))
+        _ = try embedded.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: "Assets/FoodPin.ckdb", encoding: .utf8)))
+        var next = 0
+        while next < records {
+            let batch = (next..<min(records, next + 400)).map(BenchRestaurant.record)
+            _ = try await embedded.publicCloudDatabase.modifyRecords(saving: batch, deleting: [])
+            next += batch.count
+        }
 
-        let scratch = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("localcloud-bench-remote-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        func remote(_ name: String, token: String) -> Container {
-            var configuration = Container.Configuration(
-                containerIdentifier: containerID, dataDirectory: scratch.appendingPathComponent(name, isDirectory: true), user: name)
-            configuration.serverURL = server
-            configuration.apiToken = apiToken
-            configuration.webAuthToken = token
+        let (urls, listening) = AsyncStream.makeStream(of: String.self)
+        let server = Task { try await BenchmarkServer.run(dataDirectory: serverData) { url in listening.yield(url) } }
+        defer { server.cancel() }
+        guard let base = await urls.first(where: { _ in true }), let baseURL = URL(string: base) else { fatalError("the server did not start") }
+        func remote(_ user: String) -> Container {
+            var configuration = Container.Configuration(containerIdentifier: containerID, dataDirectory: clientData, user: user)
+            configuration.serverURL = baseURL
+            configuration.apiToken = BenchmarkServer.apiToken
+            configuration.webAuthToken = "user-\(user)"
             return Container(configuration: configuration)
         }
-        let alice = remote("alice", token: aliceToken)
-        let bob = remote("bob", token: bobToken)
-        let embedded = Container(configuration: .init(
-            containerIdentifier: containerID, dataDirectory: URL(fileURLWithPath: serverData, isDirectory: true), user: "bench"))
 
-        // 1. The Discover page, in alternating blocks of consecutive calls.
+        // 1. The first page, alternating blocks of remote and embedded calls.
+        let alice = remote("alice")
         let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
         query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
-        func page(_ container: Container) async throws -> Double {
-            let start = ContinuousClock.now
-            let (matches, _) = try await container.publicCloudDatabase.records(
-                matching: query, desiredKeys: ["name", "type", "location"], resultsLimit: 50)
-            guard matches.count == 50 else { throw CloudError(.internalError, "a Discover page had \(matches.count) rows, not 50") }
-            return (ContinuousClock.now - start) / .milliseconds(1)
-        }
-        _ = try await page(alice)
-        _ = try await page(embedded)
+        let keys = ["name", "type", "location"]
         var remoteTimes: [Double] = [], embeddedTimes: [Double] = []
-        for _ in 0..<10 {
-            for _ in 0..<max(1, pages / 10) { remoteTimes.append(try await page(alice)) }
-            for _ in 0..<max(1, pages / 10) { embeddedTimes.append(try await page(embedded)) }
+        for round in 0..<10 {
+            for (database, isRemote) in [(alice.publicCloudDatabase, true), (embedded.publicCloudDatabase, false)] {
+                for _ in 0..<max(1, pages / 10) {
+                    let started = ContinuousClock.now
+                    let page = try await database.records(matching: query, desiredKeys: keys, resultsLimit: 50)
+                    let elapsed = PushBenchmark.milliseconds(ContinuousClock.now - started)
+                    precondition(page.matchResults.count == min(50, records), "a short page")
+                    if round > 0 { if isRemote { remoteTimes.append(elapsed) } else { embeddedTimes.append(elapsed) } }
+                }
+            }
         }
-        print(String(format: "| Discover page, remote container over loopback | %.2f | %.2f |", percentile(remoteTimes, 0.5), percentile(remoteTimes, 0.99)))
-        print(String(format: "| Discover page, embedded store | %.2f | %.2f |", percentile(embeddedTimes, 0.5), percentile(embeddedTimes, 0.99)))
-        print(String(format: "| → remote / embedded (p50) | %.1f× | |", percentile(remoteTimes, 0.5) / percentile(embeddedTimes, 0.5)))
+        print("remote: \(records) restaurants, the server on loopback (in this process), libcurl client")
+        PushBenchmark.report("first page, remote container", remoteTimes)
+        PushBenchmark.report("first page, embedded container, same file", embeddedTimes)
 
-        // 2. Bob's commit to alice's notification.
-        let subscriptionID = "bench-remote-\(UUID().uuidString)"
+        // 2. Commit on bob's machine → notification on alice's.
+        let bob = remote("bob")
         _ = try await alice.publicCloudDatabase.save(QuerySubscription(
-            recordType: "Restaurant", predicate: Predicate(format: "type == %@", "Remote Bench"),
-            subscriptionID: subscriptionID, options: [.firesOnRecordCreation]))
-        let arrivals = Mutex<[String: ContinuousClock.Instant]>([:])
+            recordType: "Restaurant", predicate: Predicate(value: true), subscriptionID: "bench", options: [.firesOnRecordCreation]))
+        let (arrivals, arrived) = AsyncStream.makeStream(of: (name: String, at: ContinuousClock.Instant).self)
+        let received = Atomic<Int>(0)
         let listener = Task {
-            for await notification in alice.notifications where notification.subscriptionID == subscriptionID {
-                guard let name = notification.recordID?.recordName else { continue }
-                arrivals.withLock { $0[name] = $0[name] ?? .now }
+            for await notification in alice.notifications {
+                received.add(1, ordering: .relaxed)
+                if let name = notification.recordID?.recordName { arrived.yield((name, ContinuousClock.now)) }
             }
         }
         defer { listener.cancel() }
-        var latencies: [Double] = []
-        for i in -5..<saves {
-            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "remote-bench-\(UUID().uuidString)"))
-            record["name"] = "Remote bench \(i)"
-            record["type"] = "Remote Bench"
-            let start = ContinuousClock.now
-            _ = try await bob.publicCloudDatabase.save(record)
-            let deadline = start + .seconds(i < 0 ? 30 : 10)
-            var arrived: ContinuousClock.Instant?
-            while arrived == nil && ContinuousClock.now < deadline {
-                arrived = arrivals.withLock { $0[record.recordID.recordName] }
-                if arrived == nil { try await Task.sleep(for: .microseconds(200)) }
-            }
-            // The first saves may land before alice's stream is open; those only warm up.
-            guard let arrived else {
-                if i < 0 { continue }
-                throw CloudError(.internalError, "save \(i) was not delivered within 10 s")
-            }
-            if i >= 0 { latencies.append((arrived - start) / .milliseconds(1)) }
+        // The stream opens in the background: save until a first event shows it is open (unmeasured).
+        for attempt in 0..<100 where received.load(ordering: .relaxed) == 0 {
+            _ = try await bob.publicCloudDatabase.save(BenchRestaurant.record(records + attempt))
+            let deadline = ContinuousClock.now + .milliseconds(200)
+            while received.load(ordering: .relaxed) == 0 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         }
-        print(String(format: "| Bob's save → alice's notification (remote containers, %d saves) | %.1f | %.1f |",
-                     latencies.count, percentile(latencies, 0.5), percentile(latencies, 0.99)))
+        precondition(received.load(ordering: .relaxed) > 0, "no notification arrived")
+        var events = arrivals.makeAsyncIterator()
+        var latencies: [Double] = []
+        for index in 0..<(20 + saves) {
+            let record = LocalCloud.Record(recordType: "Restaurant", recordID: LocalCloud.Record.ID(recordName: "remote-push-\(index)"))
+            record["name"] = "Remote push \(index)"
+            let started = ContinuousClock.now
+            _ = try await bob.publicCloudDatabase.save(record)
+            while let event = await events.next() {
+                guard event.name == record.recordID.recordName else { continue }
+                if index >= 20 { latencies.append(PushBenchmark.milliseconds(event.at - started)) }
+                break
+            }
+        }
+        PushBenchmark.report("bob's save → alice's notification", latencies)
         exit(0)
-    }
-
-    private static func usage() -> Never {
-        print("usage: localcloud-bench remote --server URL --api-token T --alice-token W --bob-token W --data-dir SERVER_DATA [--container ID] [--pages N] [--saves N]")
-        exit(2)
     }
 }

@@ -45,9 +45,10 @@ struct FoodpinCommand: ParsableCommand {
         let thumbnails = showsImages
             ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
         let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails)
-        let config = AppConfig(
+        var config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)
+        config.dataLocation = session.container.configuration.serverURL.map { $0.host ?? $0.absoluteString } ?? "local"
         return DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
     }
 }

@@ -22,9 +22,12 @@ final class RemoteChangeReader: ChangeReader {
     private let client: WebServicesClient
     private let state = Mutex(State())
     private let onEvent: @Sendable () -> Void
+    /// Who made a change, when this process knows: the signed-in user's record ID for its own.
+    private let modifier: @Sendable (String) -> Record.ID?
 
-    init(client: WebServicesClient, onEvent: @escaping @Sendable () -> Void) {
+    init(client: WebServicesClient, modifier: @escaping @Sendable (String) -> Record.ID?, onEvent: @escaping @Sendable () -> Void) {
         self.client = client
+        self.modifier = modifier
         self.onEvent = onEvent
     }
 
@@ -62,7 +65,8 @@ final class RemoteChangeReader: ChangeReader {
             if let id = event.id { state.lastEventID = id }
             guard event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)) else { return [] }
             state.lastSequence += 1
-            guard let notification = RemoteWire.notification(payload, sequence: state.lastSequence) else { return [] }
+            guard var notification = RemoteWire.notification(payload, sequence: state.lastSequence) else { return [] }
+            notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName) }
             state.events.append((state.lastSequence, notification))
             if state.events.count > Self.bufferLimit { state.events.removeFirst(state.events.count - Self.bufferLimit) }
             defer { state.waiters.removeAll() }
@@ -121,7 +125,12 @@ final class RemoteChangeReader: ChangeReader {
 
 extension RemoteStore {
     package func openChangeReader() throws -> any ChangeReader {
-        let reader = RemoteChangeReader(client: client) { [self] in noteChange() }
+        let user = configuration.user
+        let reader = RemoteChangeReader(client: client, modifier: { [self] name in
+            // A push does not say who changed the record; this process knows its own changes.
+            guard let user, isOwnChange(name) else { return nil }
+            return Record.ID(recordName: "_" + user)
+        }, onEvent: { [self] in noteChange() })
         reader.start()
         return reader
     }

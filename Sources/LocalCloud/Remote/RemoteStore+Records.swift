@@ -66,6 +66,8 @@ extension RemoteStore {
             operations.append(.object(["operationType": .string(type), "record": json]))
         }
         let body = JSONValue.object(["operations": .array(operations), "atomic": .bool(atomically)])
+        // Noted before sending: the push may arrive before the answer.
+        noteOwnChanges(items.map(\.recordID.recordName))
         let answer = try client.database(context.scope, "records/modify", body: body, idempotent: false)
         noteChange()
         return try zip(items, zip(types, Self.items(answer, "records", expected: items.count))).map { item, typed in

@@ -27,6 +27,11 @@ package final class RemoteStore: CloudStore {
     let cacheDirectory: URL
     /// Changes seen through this store (its own writes and pushed notifications): the change stamp.
     let commits = Atomic<UInt64>(0)
+    /// Records this process saved or deleted lately, and when: a push payload does not say who
+    /// made a change, so notifications about these are marked as the signed-in user's own.
+    let ownChanges = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// How long a change counts as this process's own.
+    static let ownChangeWindow: Duration = .seconds(60)
 
     init(client: WebServicesClient, configuration: Container.Configuration) {
         self.client = client
@@ -59,6 +64,21 @@ package final class RemoteStore: CloudStore {
 
     func noteChange() {
         commits.add(1, ordering: .releasing)
+    }
+
+    func noteOwnChanges(_ recordNames: [String]) {
+        let now = ContinuousClock.now
+        ownChanges.withLock { changes in
+            changes = changes.filter { now - $0.value < Self.ownChangeWindow }
+            for name in recordNames { changes[name] = now }
+        }
+    }
+
+    /// Whether this process changed the record within ``ownChangeWindow``.
+    func isOwnChange(_ recordName: String) -> Bool {
+        ownChanges.withLock { changes in
+            changes[recordName].map { ContinuousClock.now - $0 < Self.ownChangeWindow } ?? false
+        }
     }
 
     /// `serverRejectedRequest` for what only the server's administrator does.

@@ -147,7 +147,9 @@ package struct WebServicesClient: Sendable {
            let code = json["serverErrorCode"]?.stringValue {
             let serverCode = ServerErrorCode(rawValue: code)
             let reason = json["reason"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 } ?? code
+            let signedOut = serverCode == .authenticationFailed || serverCode == .authenticationRequired
             return CloudError(serverCode.cloudErrorCode, Self.oneLine(reason),
+                              cause: signedOut ? ServerRefusedCredentials(serverErrorCode: code) : nil,
                               retryAfterSeconds: json["retryAfter"]?.doubleValue ?? response.retryAfterSeconds)
         }
         switch response.status {
@@ -156,7 +158,8 @@ package struct WebServicesClient: Sendable {
         case 503:
             return CloudError(.serviceUnavailable, "\(host) is unavailable (HTTP 503)", retryAfterSeconds: response.retryAfterSeconds)
         case 401, 421:
-            return CloudError(.notAuthenticated, "\(host) refused the credentials (HTTP \(response.status))")
+            return CloudError(.notAuthenticated, "\(host) refused the credentials (HTTP \(response.status))",
+                              cause: ServerRefusedCredentials(serverErrorCode: response.status == 401 ? "AUTHENTICATION_FAILED" : "AUTHENTICATION_REQUIRED"))
         default:
             return CloudError(.networkFailure, "\(host) answered HTTP \(response.status) with "
                 + "\(Self.describe(response.contentType)), not CloudKit JSON (a proxy or captive portal in the way?)")
@@ -173,5 +176,15 @@ package struct WebServicesClient: Sendable {
 
     private static func oneLine(_ text: String) -> String {
         String(text.split(whereSeparator: \.isNewline).joined(separator: " ").prefix(300))
+    }
+}
+
+/// The `cause` of a `notAuthenticated` error from a server: AUTHENTICATION_FAILED (an unknown,
+/// expired or revoked token) or AUTHENTICATION_REQUIRED. The app tells the person to sign in again.
+package struct ServerRefusedCredentials: Error, Sendable, Hashable {
+    package var serverErrorCode: String
+
+    package init(serverErrorCode: String) {
+        self.serverErrorCode = serverErrorCode
     }
 }
