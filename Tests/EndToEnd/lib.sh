@@ -2,8 +2,8 @@
 # poll its screen. Source from a test script that uses `set -euo pipefail`.
 #
 #   source "$(dirname "$0")/lib.sh"
-#   e2e_start --demo            # foodpin in a 100x30 pane, TERM=xterm-256color
-#   wait_for "Golden Dragon"    # polls capture-pane every 0.1 s, fails after a timeout
+#   e2e_start -- --data-dir "$E2E_TMP/data"   # foodpin in a 100x30 pane, TERM=xterm-256color
+#   wait_for "24 restaurants"   # polls capture-pane every 0.1 s, fails after a timeout
 #   send j
 #   expect_exit 0               # after the app quits
 #
