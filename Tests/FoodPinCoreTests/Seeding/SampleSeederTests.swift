@@ -90,7 +90,7 @@ import Testing
         let bin = prefix.appendingPathComponent("bin", isDirectory: true)
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
         let executable = bin.appendingPathComponent("foodpin")
-        FileManager.default.createFile(atPath: executable.path, contents: Data())
+        _ = FileManager.default.createFile(atPath: executable.path, contents: Data())
         let elsewhere = prefix.appendingPathComponent("elsewhere", isDirectory: true)
         try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
         let link = elsewhere.appendingPathComponent("foodpin")
