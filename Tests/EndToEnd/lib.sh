@@ -70,7 +70,15 @@ e2e_start() {
     esac
   done
   ensure_binary
-  e2e_tmux kill-session -t "$E2E_SESSION" >/dev/null 2>&1 || true
+  # A fresh server per run: killing the last session makes the server exit on its own, and a
+  # new-session racing that exit fails with "server exited unexpectedly". So stop it and wait.
+  local server_pid
+  server_pid="$(e2e_tmux display-message -p '#{pid}' 2>/dev/null || true)"
+  if [ -n "$server_pid" ]; then
+    e2e_tmux kill-server >/dev/null 2>&1 || true
+    local deadline=$((SECONDS + 10))
+    while kill -0 "$server_pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.02; done  # poll interval
+  fi
   rm -f "$E2E_TMP/exit"
   local args="" a
   for a in "$@"; do args+=" $(printf '%q' "$a")"; done
