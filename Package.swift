@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // PostgreSQL for the server side (record store and server state); never linked by `foodpin`.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -99,10 +101,21 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // What a node keeps beside the records (accounts, tokens, upload URLs, push state) in
+        // PostgreSQL, so several `localcloud serve` nodes share it.
+        .target(
+            name: "LocalCloudServerPostgres",
+            dependencies: [
+                "LocalCloud", "LocalCloudServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudCLI",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudServerPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
