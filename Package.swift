@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // PostgreSQL (LocalCloudPostgres, linked by `localcloud` and tests only; never by `foodpin`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -91,10 +93,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // LocalCloud on PostgreSQL: a store for several `localcloud serve` nodes sharing one database.
+        .target(
+            name: "LocalCloudPostgres",
+            dependencies: [
+                "LocalCloud",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudCLI",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -135,6 +146,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        // A private PostgreSQL cluster (initdb + pg_ctl on a free port) for the tests that need one.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["LocalCloudPostgres"],
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "LocalCloudPostgresTests",
+            dependencies: [
+                "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(
