@@ -9,7 +9,7 @@ import Testing
         let cloud = TestCloud()
         let container = cloud.container()
         for i in 0..<20 { _ = try await container.publicCloudDatabase.save(restaurant("R\(i)")) }
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         return try store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
                 .map { $0["detail"] as String? ?? "" }.joined(separator: " | ")
@@ -17,7 +17,7 @@ import Testing
     }
 
     @Test func theWatcherReadsNewRowsByRowidRange() async throws {
-        let detail = try await plan(NotificationWatcher.changesSQL, [5])
+        let detail = try await plan(SQLiteChangeReader.changesSQL, [5])
         #expect(detail.contains("INTEGER PRIMARY KEY (rowid>?)"), "\(detail)")
         #expect(!detail.contains("SCAN"), "\(detail)")
     }
@@ -35,7 +35,7 @@ import Testing
     }
 
     @Test func aPredicateIsCheckedOnTheOneChangedRow() async throws {
-        let detail = try await plan(NotificationWatcher.matchPrefixSQL + "json_extract(r.fields, '$.type.v') = ?)",
+        let detail = try await plan(SQLiteChangeReader.matchPrefixSQL + "json_extract(r.fields, '$.type.v') = ?)",
                                     [1, "", RecordZone.ID.defaultZoneName, "x", "Thai"])
         #expect(detail.contains("USING INDEX sqlite_autoindex_records"), "\(detail)")
         #expect(!detail.contains("SCAN"), "\(detail)")

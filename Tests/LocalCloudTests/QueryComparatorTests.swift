@@ -109,7 +109,7 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(try await t.names(!tags.containsAll(["tea", "cake"])) == t.except("Teakha"))
         #expect(try await t.names(tags.containsAll([])) == Self.all)
         #expect(try await t.names(!tags.containsAll([])).isEmpty)
-        if indexed { #expect(try t.container.core.store().invariantViolations() == []) }
+        if indexed { #expect(try t.container.core.sqliteStore().invariantViolations() == []) }
         #expect(try await t.names(tags.memberBeginsWith("ta")) == ["Teakha"])
         #expect(try await t.names(tags.memberBeginsWith("c")) == ["Café Deadend", "Teakha"])
         #expect(try await t.names(tags.memberBeginsWith("T")).isEmpty)
@@ -168,7 +168,7 @@ private typealias Predicate = LocalCloud.Predicate
 
     /// The plan lines of `predicate`'s first page, compiled as the store compiles it.
     fileprivate func plan(_ predicate: Predicate, sort: [LocalCloud.SortDescriptor] = []) throws -> [String] {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let query = Query(recordType: "Restaurant", predicate: predicate)
         query.sortDescriptors = sort
         let request = try QueryRequest(query: query, zoneID: .default, limit: 10, desiredKeys: nil)
@@ -199,7 +199,7 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(rare.contains { $0.hasPrefix("SEARCH r ") && $0.contains("rowid=?") }, "\(rare)")
         #expect(rare.contains("USE TEMP B-TREE FOR ORDER BY"), "\(rare)")
         // Make "cake" common: more side-table rows than the probe's limit (records or not).
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         try store.write { db in
             for id in 0...SQLQueryPlan.fewListMatchesLimit {
                 try db.execute(sql: "INSERT INTO lc_list_tags (value, id) VALUES ('cake', ?)", arguments: [1_000_000 + id])
@@ -241,7 +241,7 @@ private typealias Predicate = LocalCloud.Predicate
     }
 
     @Test func sideTableFollowsSavesDeletesAndTheSchema() async throws {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         func rows() throws -> [String] {
             try store.read { try String.fetchAll($0, sql: "SELECT value || ':' || id FROM lc_list_tags ORDER BY value, id") }
         }
@@ -283,7 +283,7 @@ private typealias Predicate = LocalCloud.Predicate
     }
 
     @Test func aStoreFromBeforeSideTablesGetsThemWhenMigrated() throws {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let path = try store.read { try String.fetchOne($0, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? "" }
         // As an older store left it: the schema says QUERYABLE, but no side table and no v4.
         try store.write { db in

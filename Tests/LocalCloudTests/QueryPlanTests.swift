@@ -46,7 +46,7 @@ import Testing
 
     /// The plan lines of the first page's SQL and of the SQL for the page after its cursor.
     func plans(_ query: Query, pageSize: Int = 2) async throws -> [[String]] {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let first = try QueryRequest(query: query, zoneID: .default, limit: pageSize, desiredKeys: nil)
         let page = try store.queryRecords(first, context: database.context)
         let next = QueryRequest(cursor: try #require(page.cursor, "the query needs a second page"), limit: pageSize, desiredKeys: nil)
@@ -84,7 +84,7 @@ import Testing
 
     /// The same records straight from SQLite, for comparison.
     func expectedNames(where condition: String = "1", orderBy: String) throws -> [String] {
-        try container.core.store().read { db in
+        try container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT record_name FROM records WHERE record_type = 'Restaurant' AND (\(condition)) ORDER BY \(orderBy)")
         }
     }
@@ -193,11 +193,11 @@ import Testing
     @Test func queryMigrationIsRegisteredLast() throws {
         let identifiers = SQLiteStore.migrator.migrations
         #expect(identifiers.suffix(3) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16"])
-        let indexes = try container.core.store().read { db in
+        let indexes = try container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
         }
         #expect(indexes.contains("records_by_type"))
-        let automerge = try container.core.store().read { db in
+        let automerge = try container.core.sqliteStore().read { db in
             try Int.fetchOne(db, sql: "SELECT v FROM records_fts_config WHERE k = 'automerge'")
         }
         #expect(automerge == 16)

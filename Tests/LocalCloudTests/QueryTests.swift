@@ -40,7 +40,7 @@ import Testing
     }
 
     func names(_ node: PredicateNode, sort: [QuerySortKey] = [QuerySortKey(key: "name", ascending: true)]) throws -> [String] {
-        let page = try container.core.store().queryRecords(
+        let page = try container.core.sqliteStore().queryRecords(
             QueryRequest(recordType: "Restaurant", predicate: node, sort: sort, limit: 100), context: db.context)
         return page.records.compactMap { $0["name"] as? String }
     }
@@ -150,7 +150,7 @@ import Testing
             record["type"] = i % 2 == 0 ? "A" : "B"
             _ = try await db.save(record)
         }
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         for sort in [
             [QuerySortKey(key: "rating", ascending: true)],
             [QuerySortKey(key: "rating", ascending: false)],
@@ -268,7 +268,7 @@ import Testing
 
     @Test func discoverQueryUsesAnIndexRangeScan() async throws {
         _ = try await db.modifyRecords(saving: (0..<60).map { restaurant("d\($0)") }, deleting: [])
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
         query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
         var request = try QueryRequest(query: query, zoneID: .default, limit: 50, desiredKeys: ["name", "type", "location"])

@@ -42,7 +42,7 @@ import Testing
 
     /// The plan of the SQL the store runs for this query, one detail line each.
     func plan(_ request: QueryRequest) throws -> String {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let context = container.publicCloudDatabase.context
         let locationIndexes = try store.read(SchemaIndexes.locationIndexes)
         let plan = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes)
@@ -52,7 +52,7 @@ import Testing
     }
 
     func names(_ request: QueryRequest) throws -> [String] {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         return try store.queryRecords(request, context: container.publicCloudDatabase.context).records.compactMap { $0["name"] as? String }
     }
 
@@ -103,7 +103,7 @@ import Testing
         #expect(text.contains("lc_rtree_spot VIRTUAL TABLE INDEX"), "\(text)")
         #expect(!text.contains("SCAN r\n") && !text.hasSuffix("SCAN r"), "\(text)")
         // The R-tree narrows; the exact distance decides, so the answer matches a brute-force check.
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         var all = request
         all.limit = 1000
         let found = Set(try store.queryRecords(all, context: container.publicCloudDatabase.context).records.compactMap { $0["name"] as? String })
@@ -131,7 +131,7 @@ import Testing
 
     @Test func removingAnIndexDropsItAndTheQueryFails() async throws {
         try container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "type") }
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let present = try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'lc_%'") }
         #expect(!present.contains("lc_ix_f_type"))
         #expect(present.contains("lc_ix_f_name"))

@@ -44,7 +44,7 @@ import Testing
     }
 
     func plan(_ request: QueryRequest) throws -> (large: Bool, lines: [String]) {
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         return try store.read { db in
             let large = try SQLQueryPlan.textMatchIsLarge(request, db)
             let plan = try SQLQueryPlan.compile(request, context: database.context, largeTextMatch: large)
@@ -66,7 +66,7 @@ import Testing
     }
 
     func expected(_ condition: String) throws -> [String] {
-        try container.core.store().read { db in
+        try container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: """
                 SELECT record_name FROM records WHERE record_type = 'Restaurant' AND \(condition) ORDER BY created_at DESC, id DESC
                 """)

@@ -47,7 +47,7 @@ import Testing
     }
 
     func expected(_ word: String) throws -> [String] {
-        try container.core.store().read { db in
+        try container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: """
                 SELECT record_name FROM records WHERE record_type = 'Restaurant' AND fields LIKE '%\(word)%'
                 ORDER BY created_at DESC, id DESC
@@ -66,7 +66,7 @@ import Testing
     @Test func outOfCreationOrder() async throws {
         // The middle "tea" records become the oldest of all: their high row IDs now sort last,
         // after the 150 oldest "tea" records, whose row IDs are below the window's floor.
-        let store = try container.core.store()
+        let store = try container.core.sqliteStore()
         let _: Void = try store.write { db in
             try db.execute(sql: """
                 UPDATE records SET created_at = created_at - 1000000 WHERE record_name IN (\((2000..<2100).map { "'r\($0)'" }.joined(separator: ",")))

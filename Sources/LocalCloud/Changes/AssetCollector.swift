@@ -84,6 +84,10 @@ struct AssetCollector {
 }
 
 extension SQLiteStore {
+    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport {
+        try AssetCollector(store: self, gracePeriod: gracePeriod).collect()
+    }
+
     /// Collects orphaned assets in the background after the store opens, so startup does not wait.
     func collectGarbageInBackground() {
         Task.detached(priority: .background) { [self] in
@@ -102,7 +106,7 @@ extension Container {
     public func collectGarbage(gracePeriod: Duration = .seconds(600)) async throws -> GarbageCollectionReport {
         let seconds = Double(gracePeriod.components.seconds) + Double(gracePeriod.components.attoseconds) / 1e18
         return try await publicCloudDatabase.perform { db in
-            try AssetCollector(store: db.core.store(), gracePeriod: seconds).collect()
+            try db.core.store().collectGarbage(gracePeriod: seconds)
         }
     }
 }

@@ -2,23 +2,23 @@ import Foundation
 import GRDB
 
 /// One page of a zone's changes: records changed or deleted since a token, collapsed per record.
-struct ZoneChangesPage: Sendable {
-    var modified: [(Record.ID, Result<Record, CloudError>)] = []
-    var deleted: [(Record.ID, String)] = []
-    var token: ServerChangeToken
-    var moreComing: Bool
+package struct ZoneChangesPage: Sendable {
+    package var modified: [(Record.ID, Result<Record, CloudError>)] = []
+    package var deleted: [(Record.ID, String)] = []
+    package var token: ServerChangeToken
+    package var moreComing: Bool
 }
 
 /// One page of a database's changes: the zones that changed or went away.
-struct DatabaseChangesPage: Sendable {
-    var changedZones: [RecordZone.ID] = []
-    var deletedZones: [RecordZone.ID] = []
-    var token: ServerChangeToken
-    var moreComing: Bool
+package struct DatabaseChangesPage: Sendable {
+    package var changedZones: [RecordZone.ID] = []
+    package var deletedZones: [RecordZone.ID] = []
+    package var token: ServerChangeToken
+    package var moreComing: Bool
 }
 
 /// Change tokens on the change log the store writes in every transaction.
-protocol ChangeLogStore: Sendable {
+package protocol ChangeLogStore: Sendable {
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
                            limit: Int, context: StoreContext) throws -> ZoneChangesPage
     func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage

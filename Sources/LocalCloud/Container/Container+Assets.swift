@@ -7,18 +7,17 @@ extension Container {
     /// An upload no record ever refers to is an orphan, removed by ``collectGarbage(gracePeriod:)``.
     /// - Throws: `limitExceeded` over the asset size limit.
     package func importAsset(from file: URL) throws -> (digest: String, size: Int64) {
-        try AssetStore(root: configuration.assetsDirectory, sizeLimit: configuration.assetSizeLimit).importFile(file)
+        try core.store().importAsset(from: file, sizeLimit: configuration.assetSizeLimit)
     }
 
-    /// The stored file with this content digest, if there is one.
+    /// A local file with this content digest, if the store has the asset.
     package func assetFile(forDigest digest: String) -> URL? {
         guard FieldValue.isDigest(digest) else { return nil }
-        let url = AssetStore(root: configuration.assetsDirectory, sizeLimit: 0).url(forDigest: digest)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        return try? core.store().assetFile(forDigest: digest)
     }
 
-    /// Where uploads wait while their bytes arrive (inside the data directory, so renames stay on one disk).
+    /// Where uploads wait while their bytes arrive (beside the assets, so renames stay on one disk).
     package var uploadsDirectory: URL {
-        configuration.assetsDirectory.appendingPathComponent("tmp", isDirectory: true)
+        (try? core.store().uploadsDirectory) ?? configuration.assetsDirectory.appendingPathComponent("tmp", isDirectory: true)
     }
 }

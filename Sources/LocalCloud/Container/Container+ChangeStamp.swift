@@ -3,23 +3,34 @@ import Foundation
 import Glibc
 #endif
 
-/// A value that changes whenever the container's data may have changed: commits through this
-/// process, and the database files' sizes and modification times for commits from other processes.
+/// A value that changes whenever the container's data may have changed: for the embedded store,
+/// commits through this process and the database files' sizes and modification times for commits
+/// from other processes; for a database server, its change-log position.
 ///
 /// Read it *before* computing something from the data; a result kept with that stamp is still
 /// current while the stamp is equal (a commit landing mid-computation makes it differ).
 package struct ChangeStamp: Hashable, Sendable {
     var commits: UInt64
     var files: [Int64]
+
+    package init(commits: UInt64, files: [Int64] = []) {
+        self.commits = commits
+        self.files = files
+    }
 }
 
 extension Container {
-    /// The container's current ``ChangeStamp``; cheap (an atomic load and two `stat`s).
+    /// The container's current ``ChangeStamp``; cheap (for SQLite an atomic load and two `stat`s).
     package func changeStamp() throws -> ChangeStamp {
-        let store = try core.store()
-        let commits = store.commits.load(ordering: .acquiring)
+        try core.store().changeStamp()
+    }
+}
+
+extension SQLiteStore {
+    func changeStamp() throws -> ChangeStamp {
+        let commits = self.commits.load(ordering: .acquiring)
         var files: [Int64] = []
-        for url in [store.fileURL, URL(fileURLWithPath: store.fileURL.path + "-wal")] {
+        for url in [fileURL, URL(fileURLWithPath: fileURL.path + "-wal")] {
             var info = stat()
             if stat(url.path, &info) == 0 {
                 files += [Int64(info.st_size), Int64(info.st_mtim.tv_sec), Int64(info.st_mtim.tv_nsec), Int64(info.st_ino)]

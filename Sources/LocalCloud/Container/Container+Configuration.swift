@@ -25,6 +25,14 @@ extension Container {
         /// Whether queries need CloudKit's indexes ("Type is not marked indexable", "Field 'x' is not
         /// marked sortable"). On by default, as in CloudKit; tests of code that does not care may turn it off.
         public var checksIndexes = true
+        /// The `localcloud serve` to talk to instead of a local file (CloudKit Web Services).
+        public var serverURL: URL?
+        /// The container's API token on that server (`ckAPIToken`).
+        public var apiToken: String?
+        /// The signed-in user's web auth token on that server (`ckWebAuthToken`).
+        public var webAuthToken: String?
+        /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
+        package var storeOpener: StoreOpener?
 
         public init(
             containerIdentifier: String = Configuration.defaultIdentifier,

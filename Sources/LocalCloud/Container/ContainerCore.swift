@@ -25,15 +25,31 @@ final class ContainerCore: Sendable {
     }
 
     /// The store, opened on first use; opening errors surface in the operation that needed it.
-    func store() throws -> SQLiteStore {
+    ///
+    /// A configuration's ``Container/Configuration/storeOpener`` (PostgreSQL, set by `LocalCloudPostgres`)
+    /// comes first; otherwise the embedded SQLite file in the data directory.
+    func store() throws -> any CloudStore {
         try slot.opened.withLock { opened in
             if let opened { return opened }
-            let store = try SQLiteStore.open(
-                fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
-                accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes))
+            let store: any CloudStore
+            if let opener = configuration.storeOpener {
+                store = try opener.open(configuration)
+            } else {
+                store = try SQLiteStore.open(
+                    fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
+                    accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes))
+            }
             opened = store
             return store
         }
+    }
+
+    /// The embedded store, for tests and checks of SQLite's own invariants.
+    func sqliteStore() throws -> SQLiteStore {
+        guard let store = try store() as? SQLiteStore else {
+            throw CloudError(.internalError, "This container's store is not the embedded SQLite store")
+        }
+        return store
     }
 
     func context(_ scope: Database.Scope) -> StoreContext {
@@ -43,5 +59,5 @@ final class ContainerCore: Sendable {
 
 /// The one open store of a container, however many users act on it.
 private final class StoreSlot: Sendable {
-    let opened = Mutex<SQLiteStore?>(nil)
+    let opened = Mutex<(any CloudStore)?>(nil)
 }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Only forms CloudKit allows can be represented, so anything the parser
 /// accepts is safe to compile. Values are bound as SQL arguments, never spliced.
-indirect enum PredicateNode: Sendable, Equatable {
+package indirect enum PredicateNode: Sendable, Equatable {
     case truePredicate
     case falsePredicate
     case and([PredicateNode])
@@ -34,7 +34,7 @@ indirect enum PredicateNode: Sendable, Equatable {
 }
 
 /// What a predicate compares: a user field or one of the system fields.
-enum PredicateKey: Sendable, Hashable {
+package enum PredicateKey: Sendable, Hashable {
     case field(String)
     case creationDate
     case modificationDate
@@ -44,7 +44,7 @@ enum PredicateKey: Sendable, Hashable {
     case lastModifiedUserRecordID
 }
 
-enum ComparisonOperator: String, Sendable, Hashable {
+package enum ComparisonOperator: String, Sendable, Hashable {
     case equal = "=="
     case notEqual = "!="
     case less = "<"

@@ -19,14 +19,14 @@ extension Query {
 }
 
 /// One sort key of a query: a system or user field, or a distance from a location.
-struct QuerySortKey: Sendable, Codable, Equatable {
-    var key: String
-    var ascending: Bool
-    var location: Location?
+package struct QuerySortKey: Sendable, Codable, Equatable {
+    package var key: String
+    package var ascending: Bool
+    package var location: Location?
 }
 
 /// A SQL value as read from a sort column, kept in a cursor.
-enum SQLScalar: Sendable, Codable, Equatable {
+package enum SQLScalar: Sendable, Codable, Equatable {
     case null
     case integer(Int64)
     case real(Double)
@@ -34,23 +34,23 @@ enum SQLScalar: Sendable, Codable, Equatable {
 }
 
 /// The last row of a page: its sort values and its row ID, which breaks ties.
-struct QueryAnchor: Sendable, Codable, Equatable {
-    var values: [SQLScalar]
-    var rowID: Int64
+package struct QueryAnchor: Sendable, Codable, Equatable {
+    package var values: [SQLScalar]
+    package var rowID: Int64
 }
 
 /// A validated query, ready for the store.
-struct QueryRequest: Sendable {
-    var recordType: String
-    var predicate: PredicateNode
-    var sort: [QuerySortKey]
-    var zoneID: RecordZone.ID
-    var anchor: QueryAnchor?
+package struct QueryRequest: Sendable {
+    package var recordType: String
+    package var predicate: PredicateNode
+    package var sort: [QuerySortKey]
+    package var zoneID: RecordZone.ID
+    package var anchor: QueryAnchor?
     /// Rows per page; always positive here.
-    var limit: Int
-    var desiredKeys: [String]?
+    package var limit: Int
+    package var desiredKeys: [String]?
 
-    init(query: Query, zoneID: RecordZone.ID, limit: Int, desiredKeys: [String]?) throws {
+    package init(query: Query, zoneID: RecordZone.ID, limit: Int, desiredKeys: [String]?) throws {
         recordType = query.recordType
         predicate = try query.predicate.validatedNode()
         sort = (query.sortDescriptors ?? []).map { descriptor in
@@ -63,7 +63,7 @@ struct QueryRequest: Sendable {
         self.desiredKeys = desiredKeys
     }
 
-    init(cursor: Query.Cursor, limit: Int, desiredKeys: [String]?) {
+    package init(cursor: Query.Cursor, limit: Int, desiredKeys: [String]?) {
         recordType = cursor.recordType
         predicate = cursor.predicate
         sort = cursor.sort
@@ -73,7 +73,7 @@ struct QueryRequest: Sendable {
         self.desiredKeys = desiredKeys
     }
 
-    init(recordType: String, predicate: PredicateNode, sort: [QuerySortKey], zoneID: RecordZone.ID = .default,
+    package init(recordType: String, predicate: PredicateNode, sort: [QuerySortKey], zoneID: RecordZone.ID = .default,
          limit: Int, desiredKeys: [String]? = nil) {
         self.recordType = recordType
         self.predicate = predicate
@@ -84,7 +84,7 @@ struct QueryRequest: Sendable {
         self.desiredKeys = desiredKeys
     }
 
-    func cursor(after anchor: QueryAnchor) -> Query.Cursor {
+    package func cursor(after anchor: QueryAnchor) -> Query.Cursor {
         Query.Cursor(recordType: recordType, predicate: predicate, sort: sort, zoneID: zoneID, anchor: anchor)
     }
 }

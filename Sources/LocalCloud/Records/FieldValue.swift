@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Public `RecordValue` types convert to and from this; storage and the
 /// predicate compiler only ever see `FieldValue`.
-enum FieldValue: Sendable, Equatable {
+package enum FieldValue: Sendable, Equatable {
     case string(String)
     case int64(Int64)
     case double(Double)
@@ -32,7 +32,7 @@ enum FieldValue: Sendable, Equatable {
         }
     }
 
-    static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
+    package static func == (lhs: FieldValue, rhs: FieldValue) -> Bool {
         switch (lhs, rhs) {
         case let (.string(a), .string(b)): a == b
         case let (.int64(a), .int64(b)): a == b

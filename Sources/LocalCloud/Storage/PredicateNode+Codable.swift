@@ -5,7 +5,7 @@ import Foundation
 extension ComparisonOperator: Codable {}
 
 extension PredicateKey: Codable {
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         switch text {
         case "creationDate": self = .creationDate
@@ -21,7 +21,7 @@ extension PredicateKey: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
         case .field(let name): try container.encode("field:" + name)
@@ -37,7 +37,7 @@ extension PredicateKey: Codable {
 extension FieldValue: Codable {
     private enum Keys: String, CodingKey { case t, v }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         switch try c.decode(String.self, forKey: .t) {
         case "string": self = .string(try c.decode(String.self, forKey: .v))
@@ -56,7 +56,7 @@ extension FieldValue: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         try c.encode(kind, forKey: .t)
         switch self {
@@ -77,7 +77,7 @@ extension FieldValue: Codable {
 extension PredicateNode: Codable {
     private enum Keys: String, CodingKey { case op, nodes, node, key, cmp, value, lower, upper, text, texts, values, location, km }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: Keys.self)
         switch try c.decode(String.self, forKey: .op) {
         case "true": self = .truePredicate
@@ -110,7 +110,7 @@ extension PredicateNode: Codable {
         }
     }
 
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
         switch self {
         case .truePredicate: try c.encode("true", forKey: .op)

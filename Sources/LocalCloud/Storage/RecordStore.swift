@@ -2,7 +2,7 @@
 ///
 /// Calls are synchronous and run on the database's operation queue; each call is one
 /// transaction. Per-item failures come back in the results; a thrown error fails the whole call.
-protocol RecordStore: AnyObject, Sendable {
+package protocol RecordStore: AnyObject, Sendable {
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>]
 
     /// Applies saves and deletes in order, each with its own conflict rule, in one transaction.
@@ -17,9 +17,9 @@ protocol RecordStore: AnyObject, Sendable {
 }
 
 /// Per-item results of a modify call, in request order.
-struct ModifyOutcome: Sendable {
-    var saved: [(Record.ID, Result<Record, CloudError>)] = []
-    var deleted: [(Record.ID, Result<Void, CloudError>)] = []
+package struct ModifyOutcome: Sendable {
+    package var saved: [(Record.ID, Result<Record, CloudError>)] = []
+    package var deleted: [(Record.ID, Result<Void, CloudError>)] = []
 }
 
 extension RecordStore {
@@ -43,7 +43,7 @@ extension RecordStore {
 }
 
 /// One page of query results and where the next page starts.
-struct QueryPage: Sendable {
-    var records: [Record]
-    var cursor: Query.Cursor?
+package struct QueryPage: Sendable {
+    package var records: [Record]
+    package var cursor: Query.Cursor?
 }

@@ -256,3 +256,4 @@ final class SQLiteStore: RecordStore {
 private final class WriteOutcome<T>: @unchecked Sendable {
     var result: Result<T, any Error>?
 }
+extension SQLiteStore: CloudStore {}

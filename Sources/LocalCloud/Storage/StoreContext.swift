@@ -1,13 +1,13 @@
 /// Who is asking and which database: the part of every store call that decides visibility.
-struct StoreContext: Sendable, Hashable {
-    var scope: Database.Scope
+package struct StoreContext: Sendable, Hashable {
+    package var scope: Database.Scope
     /// The signed-in user, `nil` when there is no account.
-    var user: String?
+    package var user: String?
     /// The largest asset file a save may copy in.
-    var assetSizeLimit: Int64 = 50 * 1024 * 1024
+    package var assetSizeLimit: Int64 = 50 * 1024 * 1024
 
     /// The `owner` column: empty for the public database, the user for private and shared.
-    var owner: String {
+    package var owner: String {
         switch scope {
         case .public: ""
         case .private, .shared: user ?? ""
@@ -15,5 +15,5 @@ struct StoreContext: Sendable, Hashable {
     }
 
     /// The user record name written as creator and modifier: `_<user>`.
-    var userRecordName: String { "_" + (user ?? "") }
+    package var userRecordName: String { "_" + (user ?? "") }
 }

@@ -69,9 +69,7 @@ extension Container {
     /// removed some, when notifications after it can no longer all be replayed.
     package func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
         let store = try core.store()
-        return try await Task.detached {
-            try store.read { db in try SQLiteStore.ChangeLogMeta.read(db).floor <= sequence }
-        }.value
+        return try await Task.detached { try store.changeLogIsComplete(afterSequence: sequence) }.value
     }
 }
 

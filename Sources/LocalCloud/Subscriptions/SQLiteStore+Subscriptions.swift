@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 
 /// Saving, fetching and deleting subscriptions: one row per user, database and subscription ID.
-protocol SubscriptionStore: Sendable {
+package protocol SubscriptionStore: Sendable {
     func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>]
     func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>]
     func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>]

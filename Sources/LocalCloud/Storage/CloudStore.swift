@@ -1,0 +1,97 @@
+import Foundation
+
+/// Everything a container asks of its storage: the one seam between LocalCloud's API and a store.
+///
+/// `Container`, `Database`, the operations, the console and the server reach data only through
+/// this protocol. The embedded ``SQLiteStore`` conforms here; the remote container and the
+/// PostgreSQL store (in `LocalCloudPostgres`) conform in their own files, and every store runs
+/// the same conformance suite.
+///
+/// Calls are synchronous and run on the database's operation queue (never on the cooperative
+/// pool), as CloudKit's operations run on theirs; a store that talks to a network or a database
+/// server may block that thread while it waits.
+package protocol CloudStore: RecordStore, SubscriptionStore, ChangeLogStore, SchemaStore, AssetStorage, ChangeFeed {
+    /// A value that differs whenever the store's data may have changed (see ``ChangeStamp``).
+    func changeStamp() throws -> ChangeStamp
+
+    /// Stops background work and closes connections; the store is unusable afterwards.
+    func close()
+}
+
+extension CloudStore {
+    package func close() {}
+}
+
+/// The schema and the console's whole-store pages: what CloudKit's Console does.
+package protocol SchemaStore: Sendable {
+    /// The environment's current schema.
+    func loadSchema() throws -> Schema
+
+    /// Runs `change` on the current schema in one transaction; a non-nil result is saved (and the
+    /// query indexes it calls for are rebuilt). Returns the schema after the call.
+    func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema
+
+    /// Empties the environment: records, zones, subscriptions, change history, schema and assets.
+    func resetAll() throws
+
+    /// Counts and sizes for `localcloud status`.
+    func statistics() throws -> ContainerStatistics
+
+    /// Every record of `types` (all types when `nil`) in one zone of the context's database,
+    /// oldest first, read without query indexes: what `localcloud records export` writes.
+    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record]
+
+    /// Removes unreferenced assets older than `gracePeriod` seconds and stale temporary files.
+    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport
+}
+
+/// Content-addressed asset bytes, for a server that takes uploads before the record that uses them.
+package protocol AssetStorage: Sendable {
+    /// Copies `file` into the store; a record saved later names it by the returned digest.
+    /// - Throws: `limitExceeded` over `sizeLimit`.
+    func importAsset(from file: URL, sizeLimit: Int64) throws -> (digest: String, size: Int64)
+
+    /// A local file holding the asset with this digest, or `nil` when the store has none.
+    func assetFile(forDigest digest: String) throws -> URL?
+
+    /// Where partial uploads wait while their bytes arrive.
+    var uploadsDirectory: URL { get }
+}
+
+/// Where notifications come from: the change log, read after a position, woken by commits.
+package protocol ChangeFeed: Sendable {
+    /// A reader for one watcher (one `for await` over `container.notifications`).
+    func openChangeReader() throws -> any ChangeReader
+
+    /// Whether the change log still holds every change after `sequence` (no compaction removed some).
+    func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool
+}
+
+/// One watcher's view of the change log.
+package protocol ChangeReader: AnyObject, Sendable {
+    /// The position of the last change now: a watcher that starts here replays nothing.
+    func lastSequence() throws -> Int64
+
+    /// Returns when a commit may have happened (by any process or node), or after `timeout`.
+    func waitForCommit(upTo timeout: Duration) async
+
+    /// The notifications that `user`'s subscriptions fire for change-log rows after `sequence`,
+    /// in log order, and the last position read. Cheap when nothing was committed since the last call.
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch
+
+    /// Releases the reader's connection and wake-up registration.
+    func close()
+}
+
+/// The notifications found in one read of the change log.
+package struct ChangeBatch: Sendable {
+    package var notifications: [Notification] = []
+    /// Query subscriptions with `firesOnce` that fired: the watcher deletes them.
+    package var spentSubscriptions: [(scope: Database.Scope, subscriptionID: String)] = []
+    /// The last change-log position read.
+    package var through: Int64
+
+    package init(through: Int64) {
+        self.through = through
+    }
+}
