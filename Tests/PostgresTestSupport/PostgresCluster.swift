@@ -69,7 +69,12 @@ package final class PostgresCluster: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let passwordFile = directory.appendingPathComponent("pwfile")
         try Data(password.utf8).write(to: passwordFile)
-        if runsAsPostgresUser { try run("/bin/chown", ["-R", "postgres:postgres", directory.path], asPostgres: false) }
+        let asPostgres = runsAsPostgresUser
+        let directory = directory
+        func run(_ executable: String, _ arguments: [String]) throws {
+            try Self.run(executable, arguments, asPostgres: asPostgres, directory: directory)
+        }
+        if asPostgres { try Self.run("/bin/chown", ["-R", "postgres:postgres", directory.path], asPostgres: false, directory: directory) }
         let data = directory.appendingPathComponent("data").path
         try run(bin.appendingPathComponent("initdb").path,
                 ["-D", data, "-U", superuser, "--pwfile", passwordFile.path, "-E", "UTF8", "--locale=C",
@@ -142,32 +147,38 @@ package final class PostgresCluster: Sendable {
         try? process.run()
     }
 
-    @discardableResult
-    private func run(_ executable: String, _ arguments: [String], asPostgres: Bool? = nil) throws -> String {
-        let process = Process()
-        if asPostgres ?? runsAsPostgresUser {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", executable] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: executable)
-            process.arguments = arguments
-        }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            throw ClusterError(message: "Cannot run \(executable): \(error)")
-        }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
+    private func run(_ executable: String, _ arguments: [String]) throws {
+        try Self.run(executable, arguments, asPostgres: runsAsPostgresUser, directory: directory)
+    }
+
+    /// Runs a command (as the `postgres` user when `asPostgres`) and fails with its output and the server log.
+    ///
+    /// posix_spawn and waitpid, not Foundation's `Process`: its `waitUntilExit` did not return for
+    /// `runuser -- pg_ctl start` (the child was never reaped). Output goes to a file, not a pipe:
+    /// the server pg_ctl starts inherits the descriptors and would hold a pipe open while it runs.
+    private static func run(_ executable: String, _ arguments: [String], asPostgres: Bool, directory: URL) throws {
+        let argv = asPostgres ? ["/usr/sbin/runuser", "-u", "postgres", "--", executable] + arguments : [executable] + arguments
+        let outputPath = NSTemporaryDirectory() + "/localcloud-pg-out-\(UUID().uuidString)"
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var pid: pid_t = 0
+        let cArguments = argv.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        let spawned = posix_spawn(&pid, argv[0], &actions, nil, cArguments, environ)
+        guard spawned == 0 else { throw ClusterError(message: "Cannot run \(argv[0]): error \(spawned)") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        // WIFEXITED and WEXITSTATUS, which Swift does not import.
+        guard status & 0x7f == 0, (status >> 8) & 0xff == 0 else {
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
-            throw ClusterError(message: "\(executable) \(arguments.joined(separator: " ")) failed (\(process.terminationStatus)): \(text)\n\(log.suffix(2000))")
+            throw ClusterError(message: "\(argv.joined(separator: " ")) failed (status \(status)): \(text)\n\(log.suffix(2000))")
         }
-        return text
     }
 
     private static func findBinDirectory() -> URL? {

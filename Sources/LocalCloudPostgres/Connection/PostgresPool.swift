@@ -7,9 +7,11 @@ import Synchronization
 /// A pool of connections to one PostgreSQL database, with a synchronous face for the store.
 ///
 /// The store protocol is synchronous: its calls run on a database's `OperationQueue` threads,
-/// never on a NIO event loop or in Swift's cooperative pool. ``wait(_:)`` therefore blocks that
-/// thread on a semaphore while the async query runs on the pool's event loops; blocking an event
-/// loop or a cooperative thread this way could deadlock, blocking an operation thread cannot.
+/// never on a NIO event loop. ``wait(_:)`` blocks the calling thread on a semaphore while the
+/// async work runs as a task that prefers ``BridgeExecutor``'s own threads, so it never needs a
+/// thread of Swift's cooperative pool either: a caller that is itself on that pool (the
+/// notification watcher) cannot starve the work it waits for. Blocking an event loop would
+/// deadlock; the store is never called there.
 package final class PostgresPool: Sendable {
     package let url: PostgresURL
     let client: PostgresClient
@@ -54,7 +56,7 @@ package final class PostgresPool: Sendable {
     package func wait<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Outcome<T>()
-        Task.detached { [self] in
+        Task(executorPreference: BridgeExecutor.shared) { [self] in
             do {
                 outcome.set(.success(try await body(self)))
             } catch {
@@ -155,4 +157,17 @@ private final class Outcome<T: Sendable>: Sendable {
     private let result = Mutex<Result<T, any Error>?>(nil)
     func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
     func get() -> Result<T, any Error>? { result.withLock { $0 } }
+}
+
+/// The threads bridged store calls run their async work on (see ``PostgresPool``): a concurrent
+/// dispatch queue, which adds threads as jobs block, unlike the fixed-width cooperative pool.
+final class BridgeExecutor: TaskExecutor {
+    static let shared = BridgeExecutor()
+    private let queue = DispatchQueue(label: "LocalCloud.postgres.bridge", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
 }

@@ -27,6 +27,12 @@ package struct PostgresStatement: Sendable {
         bind(json) + "::jsonb"
     }
 
+    /// An optional value: NULL when `nil`.
+    package mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
+        binds.append(value)
+        return "$\(binds.count)"
+    }
+
     package mutating func bindNull() -> String {
         binds.appendNull()
         return "$\(binds.count)"
