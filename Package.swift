@@ -49,9 +49,17 @@ let package = Package(
             linkerSettings: [.linkedLibrary("dl")]
         ),
 
+        // libcurl, for the remote store's HTTP: opened with dlopen at the first request, so a process
+        // that never talks to a server does not load it. libcurl4-openssl-dev types its functions.
+        .target(
+            name: "CCurlShim",
+            linkerSettings: [.linkedLibrary("dl")]
+        ),
+
         .target(
             name: "LocalCloud",
             dependencies: [
+                "CCurlShim",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -161,12 +169,28 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // A real `localcloud serve` in the test process, through the server's package API only.
+        .target(
+            name: "LocalCloudServerTesting",
+            dependencies: ["LocalCloud", "LocalCloudServer", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/LocalCloudServerTesting"
+        ),
+        // The remote store over real HTTP: an in-process `localcloud serve` and raw sockets.
+        .testTarget(
+            name: "LocalCloudRemoteTests",
+            dependencies: ["LocalCloud", "LocalCloudServerTesting"]
+        ),
         .testTarget(
             name: "LocalCloudCLITests",
             dependencies: [
                 "LocalCloudCLI", "LocalCloud",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // One suite of LocalCloud's behaviour, run with the same assertions on every store.
+        .testTarget(
+            name: "LocalCloudConformanceTests",
+            dependencies: ["LocalCloud", "LocalCloudServerTesting", "LocalCloudPostgres", "PostgresTestSupport"]
         ),
         .testTarget(
             name: "FoodPinCoreTests",

@@ -23,8 +23,12 @@ extension DiscoverError {
             case .permissionFailure:
                 let message = error.message.hasPrefix("Permission Failure") ? error.message : "Permission Failure: \(error.message)"
                 self.init(.permissionDenied, message)
+            case .notAuthenticated where error.cause is ServerRefusedCredentials:
+                self.init(.signedOut, "Signed out: run foodpin login")
             case .notAuthenticated:
                 self.init(.permissionDenied, "Not signed in: \(error.message)")
+            case .networkUnavailable, .networkFailure:
+                self.init(.offline, error.message)
             case .unknownItem:
                 self.init(.notFound, error.message)
             case .limitExceeded where error.message.hasPrefix("Asset"), .assetFileNotFound:

@@ -14,6 +14,8 @@ package struct AppConfig: Sendable {
     package var formServices: FormServices
     /// How long the search waits for more typing before querying.
     package var searchDebounce: Duration
+    /// Where the data lives, for the status line: `local`, or the server's host.
+    package var dataLocation = "local"
 
     package init(
         colorMode: ColorMode = .colors256, unicode: Bool = true, currentUser: String? = nil, pageSize: Int = 50,

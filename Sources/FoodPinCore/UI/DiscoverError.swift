@@ -14,6 +14,10 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
         package static let permissionDenied = Code(rawValue: "permissionDenied")
         package static let invalidImage = Code(rawValue: "invalidImage")
         package static let notFound = Code(rawValue: "notFound")
+        /// The server refused the saved sign-in (expired or revoked): `foodpin login` again.
+        package static let signedOut = Code(rawValue: "signedOut")
+        /// The server cannot be reached or the connection broke.
+        package static let offline = Code(rawValue: "offline")
     }
 
     package var code: Code
@@ -28,4 +32,14 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     package var description: String { message }
+
+    /// What the status line says when `action` ("load restaurants") failed with `cached` rows
+    /// on screen: the sign-out message alone, `offline · N cached` when the server is away.
+    package func banner(couldNot action: String, cached: Int) -> String {
+        switch code {
+        case .signedOut: message
+        case .offline: "offline · \(cached) cached"
+        default: "Couldn't \(action): \(message)"
+        }
+    }
 }

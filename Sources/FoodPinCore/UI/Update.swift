@@ -65,7 +65,7 @@ extension AppState {
             let name = list.confirmed.first { $0.id == id }?.name ?? id
             list.cancelRemoval(id: id)
             updateSavedList { $0.cancelRemoval(id: id) }
-            errorBanner = ErrorBanner(message: "Couldn't delete “\(name)”: \(error.message)", retry: nil)
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: list.count), retry: nil)
             effects = []
         case .remoteChanges(let changes):
             for change in changes where !ownChanges.contains(change.recordID) {
@@ -246,7 +246,7 @@ extension AppState {
             if list.selectedIndex == nil { list.select(index: 0) }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
-            errorBanner = ErrorBanner(message: "Couldn't load restaurants: \(error.message)",
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: list.count),
                                       retry: .loadFirstPage(limit: config.pageSize))
         case (.refresh, .success(let page)):
             isRefreshing = false
@@ -258,7 +258,7 @@ extension AppState {
             restoreViewport(place)
         case (.refresh, .failure(let error)):
             isRefreshing = false
-            errorBanner = ErrorBanner(message: "Couldn't refresh: \(error.message)", retry: .refresh(limit: config.pageSize))
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: list.count), retry: .refresh(limit: config.pageSize))
         case (.next, .success(let page)):
             isLoadingMore = false
             list.append(page)
@@ -266,7 +266,7 @@ extension AppState {
             isLoadingMore = false
             isPagingBlocked = true
             if let cursor = list.cursor {
-                errorBanner = ErrorBanner(message: "Couldn't load more: \(error.message)",
+                errorBanner = ErrorBanner(message: error.banner(couldNot: "load more", cached: list.count),
                                           retry: .loadNextPage(cursor, limit: config.pageSize))
             }
         }

@@ -88,6 +88,9 @@ struct Renderer {
             grid.put(spinner + "Loading more…", x: 1, y: y, style: theme.status)
         } else if state.isLoadingFirstPage {
             grid.put(spinner + "Loading restaurants…", x: 1, y: y, style: theme.status)
+        } else {
+            let location = TextLayout.truncate(state.config.dataLocation, width: max(0, width - 2))
+            grid.put(location, x: max(1, width - DisplayWidth.of(location) - 1), y: y, style: theme.dim)
         }
     }
 

@@ -11,26 +11,17 @@ struct FoodpinCommand: ParsableCommand {
         commandName: "foodpin",
         abstract: "Discover and share restaurants, in the terminal.",
         version: "0.1.0",
-        subcommands: [ListCommand.self, AddCommand.self]
+        subcommands: [ListCommand.self, AddCommand.self, LoginCommand.self, LogoutCommand.self]
     )
 
     @OptionGroup var options: GlobalOptions
 
-    /// Runs the built-in runtime demo instead of the Discover screen (for development and tests).
-    @Flag(help: .hidden)
-    var demo = false
-
     mutating func run() throws {
         ensureKnownTerminal()
         let colorMode = resolveColorMode(options.color)
-        let code: Int32
-        if demo {
-            code = runInteractive(app: DemoApp(colorMode: colorMode), colorMode: colorMode)
-        } else {
-            let imageMode = resolveImageMode(options.imageChoice)
-            code = runInteractive(app: makeDiscoverApp(colorMode: colorMode, imageMode: imageMode), colorMode: colorMode,
+        let imageMode = resolveImageMode(options.imageChoice)
+        let code = runInteractive(app: makeDiscoverApp(colorMode: colorMode, imageMode: imageMode), colorMode: colorMode,
                                   imageMode: imageMode)
-        }
         if code != 0 { throw ExitCode(code) }
     }
 
@@ -45,9 +36,10 @@ struct FoodpinCommand: ParsableCommand {
         let thumbnails = showsImages
             ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
         let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails)
-        let config = AppConfig(
+        var config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)
+        config.dataLocation = session.container.configuration.serverURL.map { $0.host ?? $0.absoluteString } ?? "local"
         return DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
     }
 }

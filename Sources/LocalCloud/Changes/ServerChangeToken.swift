@@ -19,12 +19,26 @@ public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConver
     package let sequence: Int64
     /// During a first fetch (no token), the last record row delivered; `nil` once reading the log.
     package let snapshotAfterRowID: Int64?
+    /// A remote container's token: the server's `syncToken`, opaque here.
+    let syncToken: String?
 
     package init(epoch: String, sequence: Int64, snapshotAfterRowID: Int64? = nil) {
         self.epoch = epoch
         self.sequence = sequence
         self.snapshotAfterRowID = snapshotAfterRowID
+        syncToken = nil
     }
+
+    /// A server's `syncToken`, for a remote container.
+    package init(syncToken: String) {
+        epoch = ""
+        sequence = 0
+        snapshotAfterRowID = nil
+        self.syncToken = syncToken
+    }
+
+    /// The server's `syncToken`, when this token came from one.
+    package var wireSyncToken: String? { syncToken }
 
     /// The token as bytes, to store anywhere.
     public var data: Data {

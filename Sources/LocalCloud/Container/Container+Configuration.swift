@@ -55,6 +55,8 @@ extension Container {
         /// `LOCALCLOUD_CONTAINER` (default `iCloud.FoodPin`), `LOCALCLOUD_HOME`, else
         /// `$XDG_DATA_HOME/localcloud`, else `~/.local/share/localcloud`; `LOCALCLOUD_USER`
         /// (empty means no account), else the login name; `LOCALCLOUD_ENVIRONMENT`; `LOCALCLOUD_LATENCY_MS`.
+        /// `LOCALCLOUD_URL` makes it a remote container on that server, with `LOCALCLOUD_API_TOKEN`
+        /// and `LOCALCLOUD_WEB_AUTH_TOKEN`.
         public static func fromEnvironment(
             identifier: String? = nil,
             environment env: [String: String] = ProcessInfo.processInfo.environment
@@ -73,8 +75,30 @@ extension Container {
             let user = env["LOCALCLOUD_USER"] ?? loginName(env)
             let environment = env["LOCALCLOUD_ENVIRONMENT"].flatMap(Environment.init(rawValue:)) ?? .development
             let latency = env["LOCALCLOUD_LATENCY_MS"].flatMap { Int($0) }.map { Duration.milliseconds(max(0, $0)) } ?? .zero
-            return Configuration(containerIdentifier: id, dataDirectory: dataDirectory, user: user,
-                                 environment: environment, simulatedLatency: latency)
+            var configuration = Configuration(containerIdentifier: id, dataDirectory: dataDirectory, user: user,
+                                              environment: environment, simulatedLatency: latency)
+            if let server = env["LOCALCLOUD_URL"], !server.isEmpty, let url = URL(string: server) {
+                configuration.serverURL = url
+                configuration.apiToken = env["LOCALCLOUD_API_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+                configuration.webAuthToken = env["LOCALCLOUD_WEB_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            }
+            return configuration
+        }
+
+        /// This configuration on the server `foodpin login` saved for its container (the newest
+        /// sign-in), unless it has a server already or `LOCALCLOUD_URL` is set (empty: stay local).
+        /// The user becomes the one who signed in.
+        package func applyingSavedCredentials(environment env: [String: String] = ProcessInfo.processInfo.environment) -> Configuration {
+            guard serverURL == nil, env["LOCALCLOUD_URL"] == nil,
+                  let saved = try? CredentialsFile.standard(environment: env).latest(container: containerIdentifier),
+                  let url = URL(string: saved.server) else { return self }
+            var configuration = self
+            configuration.serverURL = url
+            configuration.apiToken = saved.apiToken
+            configuration.webAuthToken = saved.webAuthToken
+            configuration.environment = saved.environment
+            configuration.user = saved.user
+            return configuration
         }
 
         private static func loginName(_ env: [String: String]) -> String? {

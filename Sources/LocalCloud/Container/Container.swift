@@ -18,14 +18,16 @@ public final class Container: Sendable {
 
     let core: ContainerCore
 
-    /// The container the process environment names (`LOCALCLOUD_CONTAINER`, default `iCloud.FoodPin`).
+    /// The container the process environment names (`LOCALCLOUD_CONTAINER`, default `iCloud.FoodPin`):
+    /// on the server `LOCALCLOUD_URL` names, else on the one `foodpin login` saved, else local.
     public static func `default`() -> Container {
-        Container(configuration: .fromEnvironment())
+        Container(configuration: Configuration.fromEnvironment().applyingSavedCredentials())
     }
 
-    /// A container by identifier, with the data directory and user from the environment.
+    /// A container by identifier, with the data directory, user and server from the environment
+    /// (and saved sign-ins), as ``default()``.
     public convenience init(identifier: String) {
-        self.init(configuration: .fromEnvironment(identifier: identifier))
+        self.init(configuration: Configuration.fromEnvironment(identifier: identifier).applyingSavedCredentials())
     }
 
     public convenience init(configuration: Configuration) {

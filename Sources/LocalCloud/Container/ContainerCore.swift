@@ -27,13 +27,16 @@ final class ContainerCore: Sendable {
     /// The store, opened on first use; opening errors surface in the operation that needed it.
     ///
     /// A configuration's ``Container/Configuration/storeOpener`` (PostgreSQL, set by `LocalCloudPostgres`)
-    /// comes first; otherwise the embedded SQLite file in the data directory.
+    /// comes first; then a server (``Container/Configuration/serverURL``, the remote store);
+    /// otherwise the embedded SQLite file in the data directory.
     func store() throws -> any CloudStore {
         try slot.opened.withLock { opened in
             if let opened { return opened }
             let store: any CloudStore
             if let opener = configuration.storeOpener {
                 store = try opener.open(configuration)
+            } else if configuration.serverURL != nil {
+                store = try RemoteStore.open(configuration: configuration)
             } else {
                 store = try SQLiteStore.open(
                     fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,

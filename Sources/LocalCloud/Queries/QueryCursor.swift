@@ -12,6 +12,18 @@ extension Query {
         let sort: [QuerySortKey]
         let zoneID: RecordZone.ID
         let anchor: QueryAnchor
+        /// A remote container's page position: the server's `continuationMarker`, opaque here.
+        let continuationMarker: String?
+
+        init(recordType: String, predicate: PredicateNode, sort: [QuerySortKey], zoneID: RecordZone.ID,
+             anchor: QueryAnchor, continuationMarker: String? = nil) {
+            self.recordType = recordType
+            self.predicate = predicate
+            self.sort = sort
+            self.zoneID = zoneID
+            self.anchor = anchor
+            self.continuationMarker = continuationMarker
+        }
 
         /// The zone the query runs in.
         public var zone: RecordZone.ID { zoneID }
@@ -54,6 +66,8 @@ package struct QueryRequest: Sendable {
     /// Rows per page; always positive here.
     package var limit: Int
     package var desiredKeys: [String]?
+    /// On a remote container, the server's position after the previous page.
+    package var continuationMarker: String?
 
     package init(query: Query, zoneID: RecordZone.ID, limit: Int, desiredKeys: [String]?) throws {
         recordType = query.recordType
@@ -74,6 +88,7 @@ package struct QueryRequest: Sendable {
         sort = cursor.sort
         zoneID = cursor.zoneID
         anchor = cursor.anchor
+        continuationMarker = cursor.continuationMarker
         self.limit = limit
         self.desiredKeys = desiredKeys
     }
@@ -91,5 +106,11 @@ package struct QueryRequest: Sendable {
 
     package func cursor(after anchor: QueryAnchor) -> Query.Cursor {
         Query.Cursor(recordType: recordType, predicate: predicate, sort: sort, zoneID: zoneID, anchor: anchor)
+    }
+
+    /// The cursor of a remote page: the query, and the server's marker where it goes on.
+    package func cursor(continuationMarker: String) -> Query.Cursor {
+        Query.Cursor(recordType: recordType, predicate: predicate, sort: sort, zoneID: zoneID,
+                     anchor: QueryAnchor(values: [], rowID: 0), continuationMarker: continuationMarker)
     }
 }

@@ -70,6 +70,16 @@ extension JSONValue {
     }
 
     package subscript(key: String) -> JSONValue? { objectValue?[key] }
+
+    /// The value at a path of object keys and array indexes: `json.at("records", "0", "recordName")`.
+    package func at(_ path: String...) -> JSONValue? {
+        var current: JSONValue? = self
+        for key in path {
+            if let index = Int(key) { current = current?.arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
+            else { current = current?[key] }
+        }
+        return current
+    }
 }
 
 // MARK: Writing

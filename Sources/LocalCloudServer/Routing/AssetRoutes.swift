@@ -20,7 +20,7 @@ extension CloudServer {
     func assetMapping(container: Container, baseURL: String, containerIdentifier: String,
                       environment: Container.Environment) -> AssetWireMapping {
         let prefix = "\(baseURL)/assets/1/\(containerIdentifier)/\(environment.rawValue)/"
-        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFile(forDigest: $0) != nil })
+        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFileNow(forDigest: $0) != nil })
     }
 
     /// `{tokens: [{recordType, fieldName, recordName?}]}` → `{tokens: [{recordName, fieldName, url}]}`.
@@ -54,7 +54,7 @@ extension CloudServer {
         let file = directory.appendingPathComponent("upload-\(UUID().uuidString).part")
         defer { try? FileManager.default.removeItem(at: file) }
         try await writeBody(request, to: file, limit: configuration.maxAssetBytes)
-        let (digest, size) = try container.importAsset(from: file)
+        let (digest, size) = try await container.importAsset(from: file)
         let single: JSONValue = .object([
             "fileChecksum": .string(digest), "receipt": .string(digest), "size": .int(size),
             "referenceChecksum": .string(digest), "wrappingKey": .string(""),
@@ -85,7 +85,7 @@ extension CloudServer {
         let environment = try Self.environment(context.parameters.require("environment"))
         let digest = try context.parameters.require("digest")
         let container = try registry.container(containerIdentifier, environment: environment, user: nil)
-        guard let url = container.assetFile(forDigest: digest) else { throw ServerError(.notFound, "No such asset") }
+        guard let url = await container.assetFile(forDigest: digest) else { throw ServerError(.notFound, "No such asset") }
         let data = try Data(contentsOf: url, options: .alwaysMapped)
         return Response(status: .ok,
                         headers: [.contentType: "application/octet-stream", .cacheControl: "private, max-age=31536000, immutable",

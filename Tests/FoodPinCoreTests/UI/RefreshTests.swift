@@ -31,7 +31,7 @@ import Testing
         #expect(state.newAboveCount == 0)
         #expect(view(state, width: 50, height: 20).text == """
              FoodPin · Discover                11 restaurants
-
+                                                        local
               Restaurant new
               Cafe · Hong Kong
               added just now by bob

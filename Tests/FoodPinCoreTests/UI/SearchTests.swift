@@ -47,7 +47,7 @@ import Testing
         #expect(state.search?.isSearching == false)
         #expect(view(state, width: 50, height: 14).text == """
              FoodPin · Discover · "noodle" · 3 found
-
+                                                        local
             ▌ Noodle Bar
             ▌ Ramen · Hong Kong
             ▌ added 1 min ago by alice

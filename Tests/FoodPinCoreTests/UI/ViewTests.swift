@@ -22,7 +22,7 @@ import Testing
         #expect(grid.width == 50 && grid.height == 12)
         #expect(grid.text == """
              FoodPin · Discover                 3 restaurants
-
+                                                        local
             ▌ ██████  Cafe Deadend
             ▌ ██████  Coffee & Tea · Hong Kong
             ▌ ██████  added 5 min ago by alice

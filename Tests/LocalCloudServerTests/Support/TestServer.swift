@@ -154,18 +154,6 @@ struct StaticAuthenticator: RequestAuthenticator {
     }
 }
 
-extension JSONValue {
-    /// `json["a"]?["b"]` without optional chaining noise in tests.
-    func at(_ path: String...) -> JSONValue? {
-        var current: JSONValue? = self
-        for key in path {
-            if let index = Int(key) { current = current?.arrayValue.flatMap { index < $0.count ? $0[index] : nil } }
-            else { current = current?[key] }
-        }
-        return current
-    }
-}
-
 /// A request kept for re-sending with different headers (ETag round trips).
 struct HTTPClientRequestBuilder {
     var url: String

@@ -1,0 +1,142 @@
+import Foundation
+import Synchronization
+
+/// `container.notifications` for a remote container: the server's event stream
+/// (`GET …/notifications`, server-sent events), read on its own thread and buffered with local
+/// sequence numbers for the ``NotificationWatcher``.
+///
+/// A dropped stream reconnects with backoff and `Last-Event-ID`, so the server replays what was
+/// missed while away (it keeps them in its change log); no polling happens while connected.
+final class RemoteChangeReader: ChangeReader {
+    private struct State {
+        var events: [(sequence: Int64, notification: Notification)] = []
+        var lastSequence: Int64 = 0
+        var lastEventID: String?
+        var closed = false
+        var waiters: [UUID: CheckedContinuation<Void, Never>] = [:]
+    }
+
+    /// Notifications kept for a watcher that has not read them yet.
+    static let bufferLimit = 10_000
+
+    private let client: WebServicesClient
+    private let state = Mutex(State())
+    private let onEvent: @Sendable () -> Void
+    /// Who made a change, when this process knows: the signed-in user's record ID for its own.
+    private let modifier: @Sendable (String) -> Record.ID?
+
+    init(client: WebServicesClient, modifier: @escaping @Sendable (String) -> Record.ID?, onEvent: @escaping @Sendable () -> Void) {
+        self.client = client
+        self.modifier = modifier
+        self.onEvent = onEvent
+    }
+
+    /// Starts streaming on a thread of its own. It does not wait for the stream to open: the
+    /// watcher calls this on the cooperative pool, which an in-process server also needs. As
+    /// with CloudKit, a change committed before the stream opens is not pushed (a fetch of
+    /// changes finds it); once open, reconnects resume with `Last-Event-ID` and lose nothing.
+    func start() {
+        let thread = Thread { [self] in run() }
+        thread.name = "LocalCloud notifications"
+        thread.start()
+    }
+
+    private func run() {
+        var failures = 0
+        while !state.withLock({ $0.closed }) {
+            let lastEventID = state.withLock { $0.lastEventID }
+            do {
+                try client.notifications(lastEventID: lastEventID,
+                                         onEvent: { [self] event in receive(event) },
+                                         shouldStop: { [self] in state.withLock { $0.closed } })
+                failures = 0
+            } catch {
+                failures += 1
+            }
+            // Reconnect: at once after a clean end, then with capped exponential backoff.
+            let wait = failures == 0 ? 0.1 : min(5.0, 0.25 * pow(2, Double(min(failures, 5))))
+            let deadline = Date().addingTimeInterval(wait)
+            while Date() < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
+        }
+    }
+
+    private func receive(_ event: ServerSentEvent) {
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            if let id = event.id { state.lastEventID = id }
+            guard event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)) else { return [] }
+            state.lastSequence += 1
+            guard var notification = RemoteWire.notification(payload, sequence: state.lastSequence) else { return [] }
+            notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName) }
+            state.events.append((state.lastSequence, notification))
+            if state.events.count > Self.bufferLimit { state.events.removeFirst(state.events.count - Self.bufferLimit) }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        onEvent()
+        for waiter in waiters { waiter.resume() }
+    }
+
+    func lastSequence() async throws -> Int64 {
+        state.withLock { $0.lastSequence }
+    }
+
+    func waitForCommit(upTo timeout: Duration) async {
+        let seen = state.withLock { $0.lastSequence }
+        let id = UUID()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                        let resumeNow = state.withLock { state in
+                            if state.lastSequence != seen || state.closed { return true }
+                            state.waiters[id] = continuation
+                            return false
+                        }
+                        if resumeNow { continuation.resume() }
+                    }
+                } onCancel: { [self] in
+                    state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
+        // The stream is already the signed-in user's: the server filtered it.
+        state.withLock { state in
+            var batch = ChangeBatch(through: state.lastSequence)
+            batch.notifications = state.events.filter { $0.sequence > sequence }.map(\.notification)
+            return batch
+        }
+    }
+
+    func close() {
+        let waiters = state.withLock { state in
+            state.closed = true
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
+
+extension RemoteStore {
+    package func openChangeReader() throws -> any ChangeReader {
+        let user = configuration.user
+        let reader = RemoteChangeReader(client: client, modifier: { [self] name in
+            // A push does not say who changed the record; this process knows its own changes.
+            guard let user, isOwnChange(name) else { return nil }
+            return Record.ID(recordName: "_" + user)
+        }, onEvent: { [self] in noteChange() })
+        reader.start()
+        return reader
+    }
+
+    /// The server keeps the log; a reconnect with `Last-Event-ID` replays from it.
+    package func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool {
+        true
+    }
+}

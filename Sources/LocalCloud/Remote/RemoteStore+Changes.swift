@@ -1,0 +1,90 @@
+import Foundation
+
+// changes/zone and changes/database with the server's sync tokens; the administrator's pages.
+extension RemoteStore {
+    package func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
+                                   limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+        var zone: [String: JSONValue] = ["zoneID": zoneID.webServicesJSON]
+        if let token { zone["syncToken"] = .string(try Self.syncToken(token)) }
+        if let desiredKeys { zone["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        let body = JSONValue.object(["zones": .array([.object(zone)]), "resultsLimit": .int(Int64(max(1, min(limit, 200))))])
+        let answer = try client.database(context.scope, "changes/zone", body: body, idempotent: true)
+        guard let result = answer.at("zones", "0") else { throw CloudError(.networkFailure, "changes/zone answered no zone") }
+        if let error = Self.itemError(result) { throw error }
+        guard let next = result["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/zone answered no syncToken") }
+        var page = ZoneChangesPage(token: ServerChangeToken(syncToken: next), moreComing: result["moreComing"]?.boolValue ?? false)
+        for item in result["records"]?.arrayValue ?? [] {
+            guard let name = item["recordName"]?.stringValue else { continue }
+            let id = Record.ID(recordName: name, zoneID: zoneID)
+            if item["deleted"]?.boolValue == true {
+                page.deleted.append((id, item["recordType"]?.stringValue ?? ""))
+            } else if let error = Self.itemError(item) {
+                page.modified.append((id, .failure(error)))
+            } else {
+                page.modified.append((id, .success(try record(item, zone: zoneID))))
+            }
+        }
+        return page
+    }
+
+    package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
+        var body: [String: JSONValue] = ["resultsLimit": .int(Int64(max(1, min(limit, 400))))]
+        if let token { body["syncToken"] = .string(try Self.syncToken(token)) }
+        let answer = try client.database(context.scope, "changes/database", body: .object(body), idempotent: true)
+        guard let next = answer["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/database answered no syncToken") }
+        var page = DatabaseChangesPage(token: ServerChangeToken(syncToken: next), moreComing: answer["moreComing"]?.boolValue ?? false)
+        for item in answer["zones"]?.arrayValue ?? [] {
+            let id = try RecordZone.ID(webServices: item["zoneID"])
+            if item["deleted"]?.boolValue == true { page.deletedZones.append(id) } else { page.changedZones.append(id) }
+        }
+        return page
+    }
+
+    /// The server's token inside a ``ServerChangeToken``.
+    /// - Throws: `changeTokenExpired` for a token the embedded store issued.
+    static func syncToken(_ token: ServerChangeToken) throws -> String {
+        guard let text = token.wireSyncToken else {
+            throw CloudError(.changeTokenExpired, "This change token is from a local container; fetch again without a token")
+        }
+        return text
+    }
+
+    package func currentChangeToken() throws -> ServerChangeToken {
+        // The newest token is the one a fetch from the beginning ends with.
+        var page = try databaseChanges(since: nil, limit: 400, context: StoreContext(scope: .public, user: configuration.user))
+        while page.moreComing {
+            page = try databaseChanges(since: page.token, limit: 400, context: StoreContext(scope: .public, user: configuration.user))
+        }
+        return page.token
+    }
+
+    package func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
+        throw Self.administrative("Compacting the change log")
+    }
+
+    // MARK: SchemaStore
+
+    package func loadSchema() throws -> Schema {
+        throw Self.administrative("Reading the schema")
+    }
+
+    package func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema {
+        throw Self.administrative("Changing the schema")
+    }
+
+    package func resetAll() throws {
+        throw Self.administrative("Resetting the environment")
+    }
+
+    package func statistics() throws -> ContainerStatistics {
+        throw Self.administrative("Container statistics")
+    }
+
+    package func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record] {
+        throw Self.administrative("Exporting every record")
+    }
+
+    package func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport {
+        throw Self.administrative("Garbage collection")
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+
+// records/lookup, records/modify and records/query.
+extension RemoteStore {
+    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+        var results: [Record.ID: Result<Record, CloudError>] = [:]
+        // One request per zone: records/lookup takes one zoneID for its records.
+        for (zone, zoneIDs) in Dictionary(grouping: ids, by: \.zoneID) {
+            var body: [String: JSONValue] = [
+                "records": .array(zoneIDs.map { .object(["recordName": .string($0.recordName)]) }),
+                "zoneID": zone.webServicesJSON,
+            ]
+            if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+            let answer = try client.database(context.scope, "records/lookup", body: .object(body), idempotent: true)
+            for (id, item) in zip(zoneIDs, try Self.items(answer, "records", expected: zoneIDs.count)) {
+                if var error = Self.itemError(item) {
+                    error.recordID = id
+                    results[id] = .failure(error)
+                } else {
+                    results[id] = .success(try record(item, zone: zone))
+                }
+            }
+        }
+        return results
+    }
+
+    package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+        var body: [String: JSONValue] = [
+            "zoneID": request.zoneID.webServicesJSON, "resultsLimit": .int(Int64(min(request.limit, 200))),
+        ]
+        if let marker = request.continuationMarker {
+            body["continuationMarker"] = .string(marker)
+        } else {
+            body["query"] = try RemoteWire.queryJSON(request)
+        }
+        if let desiredKeys = request.desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        let answer = try client.database(context.scope, "records/query", body: .object(body), idempotent: true)
+        var records: [Record] = []
+        for item in answer["records"]?.arrayValue ?? [] {
+            if let error = Self.itemError(item) { throw error }
+            records.append(try record(item, zone: request.zoneID))
+        }
+        let cursor = answer["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) }
+        return QueryPage(records: records, cursor: cursor)
+    }
+
+    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+        guard !items.isEmpty else { return [] }
+        var operations: [JSONValue] = []
+        var types: [String] = []
+        for item in items {
+            let type: String
+            let json: JSONValue
+            switch item {
+            case .save(let record, let rule):
+                let receipts = try uploadAssets(of: record, context: context)
+                type = Self.operationType(record, rule)
+                json = RemoteWire.recordJSON(record, allFields: rule.writesAllFields, receipts: receipts)
+            case .delete(let id, let tag):
+                type = tag == nil ? "forceDelete" : "delete"
+                var record: [String: JSONValue] = ["recordName": .string(id.recordName), "zoneID": id.zoneID.webServicesJSON]
+                if let tag { record["recordChangeTag"] = .string(tag) }
+                json = .object(record)
+            }
+            types.append(type)
+            operations.append(.object(["operationType": .string(type), "record": json]))
+        }
+        let body = JSONValue.object(["operations": .array(operations), "atomic": .bool(atomically)])
+        // Noted before sending: the push may arrive before the answer.
+        noteOwnChanges(items.map(\.recordID.recordName))
+        let answer = try client.database(context.scope, "records/modify", body: body, idempotent: false)
+        noteChange()
+        return try zip(items, zip(types, Self.items(answer, "records", expected: items.count))).map { item, typed in
+            let (type, result) = typed
+            if var error = Self.itemError(result) {
+                error.recordID = item.recordID
+                // The in-process API says serverRecordChanged where the wire's create says EXISTS.
+                if type == "create", error.code == .constraintViolation { error.code = .serverRecordChanged }
+                if let server = result["serverRecord"], server.objectValue != nil {
+                    error.serverRecord = try record(server, zone: item.recordID.zoneID)
+                    if case .save(let client, _) = item { error.clientRecord = client }
+                }
+                return ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete))
+            }
+            if item.isDelete { return ModifyItemResult(recordID: item.recordID, outcome: .deleted) }
+            return ModifyItemResult(recordID: item.recordID, outcome: .saved(try record(result, zone: item.recordID.zoneID)))
+        }
+    }
+
+    /// The wire's operation for a save rule: `create` for a record the server has not seen
+    /// (no change tag), `update`/`replace` checking the tag, `forceUpdate`/`forceReplace` not.
+    static func operationType(_ record: Record, _ rule: SaveRule) -> String {
+        switch rule.policy {
+        case .ifServerRecordUnchanged:
+            guard record.snapshot.recordChangeTag != nil else { return "create" }
+            return rule.replacesFields ? "replace" : "update"
+        case .changedKeys: return rule.replacesFields ? "forceReplace" : "forceUpdate"
+        case .allKeys: return "forceReplace"
+        }
+    }
+
+    /// A record from the server, its assets downloaded into the cache.
+    func record(_ json: JSONValue, zone: RecordZone.ID) throws -> Record {
+        for (digest, url) in RemoteWire.assetDownloads(json) where cachedAsset(digest) == nil {
+            try downloadAsset(digest: digest, from: url)
+        }
+        return try RemoteWire.serverRecord(json, zoneID: zone, assetFile: cachedAsset)
+    }
+}

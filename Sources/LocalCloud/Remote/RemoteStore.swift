@@ -1,0 +1,104 @@
+import Foundation
+import Synchronization
+
+/// A container's store on a `localcloud serve` (or any CloudKit Web Services server): the
+/// `CloudStore` the embedded SQLite file is, over HTTP.
+///
+/// ```swift
+/// var configuration = Container.Configuration(dataDirectory: dir, user: "alice")
+/// configuration.serverURL = URL(string: "https://cloud.example:8642")
+/// configuration.apiToken = apiToken
+/// configuration.webAuthToken = webAuthToken
+/// let container = Container(configuration: configuration)   // same API, remote data
+/// ```
+///
+/// Semantics (conflicts, roles, cursors, limits) are the server's, which runs the same store
+/// code as the embedded container; this type only translates. Calls block the database's
+/// operation-queue thread while the request is in flight. Fetched assets are kept in
+/// `<data dir>/<container>/remote-<host>-<environment>/assets/` by content digest, so a record's
+/// `Asset.fileURL` is a readable local file, as in CloudKit.
+///
+/// What only an administrator does on the server (schema edits, reset, garbage collection,
+/// change-log compaction, statistics) throws `serverRejectedRequest`: run `localcloud` there.
+package final class RemoteStore: CloudStore {
+    let client: WebServicesClient
+    let configuration: Container.Configuration
+    /// `<data dir>/<container>/remote-<host>-<environment>/`
+    let cacheDirectory: URL
+    /// Changes seen through this store (its own writes and pushed notifications): the change stamp.
+    let commits = Atomic<UInt64>(0)
+    /// Records this process saved or deleted lately, and when: a push payload does not say who
+    /// made a change, so notifications about these are marked as the signed-in user's own.
+    let ownChanges = Mutex<[String: ContinuousClock.Instant]>([:])
+    /// How long a change counts as this process's own.
+    static let ownChangeWindow: Duration = .seconds(60)
+
+    init(client: WebServicesClient, configuration: Container.Configuration) {
+        self.client = client
+        self.configuration = configuration
+        let host = client.endpoint.host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
+        cacheDirectory = configuration.containerDirectory
+            .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
+    }
+
+    /// The store for a configuration with a ``Container/Configuration/serverURL``.
+    /// - Throws: `badContainer` without a server URL, `notAuthenticated` without an API token.
+    package static func open(configuration: Container.Configuration) throws -> RemoteStore {
+        guard let serverURL = configuration.serverURL else {
+            throw CloudError(.badContainer, "A remote container needs a server URL (LOCALCLOUD_URL or foodpin login)")
+        }
+        guard let apiToken = configuration.apiToken, !apiToken.isEmpty else {
+            throw CloudError(.notAuthenticated, "No API token for \(serverURL.absoluteString): set LOCALCLOUD_API_TOKEN or run foodpin login")
+        }
+        let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: configuration.containerIdentifier,
+                                           environment: configuration.environment, apiToken: apiToken,
+                                           webAuthToken: configuration.webAuthToken)
+        let store = RemoteStore(client: WebServicesClient(endpoint: endpoint, transport: .fromEnvironment()), configuration: configuration)
+        try FileManager.default.createDirectory(at: store.assetCacheDirectory, withIntermediateDirectories: true)
+        return store
+    }
+
+    package func changeStamp() throws -> ChangeStamp {
+        ChangeStamp(commits: commits.load(ordering: .acquiring))
+    }
+
+    func noteChange() {
+        commits.add(1, ordering: .releasing)
+    }
+
+    func noteOwnChanges(_ recordNames: [String]) {
+        let now = ContinuousClock.now
+        ownChanges.withLock { changes in
+            changes = changes.filter { now - $0.value < Self.ownChangeWindow }
+            for name in recordNames { changes[name] = now }
+        }
+    }
+
+    /// Whether this process changed the record within ``ownChangeWindow``.
+    func isOwnChange(_ recordName: String) -> Bool {
+        ownChanges.withLock { changes in
+            changes[recordName].map { ContinuousClock.now - $0 < Self.ownChangeWindow } ?? false
+        }
+    }
+
+    /// `serverRejectedRequest` for what only the server's administrator does.
+    static func administrative(_ what: String) -> CloudError {
+        CloudError(.serverRejectedRequest, "\(what) is not available on a remote container: run `localcloud` on the server")
+    }
+
+    /// A per-item failure from the wire (`{serverErrorCode, reason, retryAfter?}`).
+    static func itemError(_ json: JSONValue) -> CloudError? {
+        guard let code = json["serverErrorCode"]?.stringValue else { return nil }
+        return CloudError(ServerErrorCode(rawValue: code).cloudErrorCode, json["reason"]?.stringValue ?? code,
+                          retryAfterSeconds: json["retryAfter"]?.doubleValue)
+    }
+
+    /// Results of a call, in the order the request listed its items.
+    static func items(_ json: JSONValue, _ key: String, expected: Int) throws -> [JSONValue] {
+        let items = json[key]?.arrayValue ?? []
+        guard items.count == expected else {
+            throw CloudError(.networkFailure, "The server answered \(items.count) \(key) for \(expected) requested")
+        }
+        return items
+    }
+}

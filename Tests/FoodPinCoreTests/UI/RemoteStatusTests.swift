@@ -1,0 +1,49 @@
+import Foundation
+import LocalCloud
+import Testing
+@testable import FoodPinCore
+
+/// What the status line says about where the data lives and when the server is away or
+/// refuses the saved sign-in. The list on screen always stays.
+@Suite struct RemoteStatusTests {
+    func remoteConfig() -> AppConfig {
+        var config = AppConfig(currentUser: "alice", formServices: .fake())
+        config.dataLocation = "cloud.example"
+        return config
+    }
+
+    @Test func theStatusLineNamesWhereTheDataLives() {
+        let local = AppState.loaded(restaurants(0..<3), width: 50, height: 12)
+        #expect(view(local, width: 50, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "local")
+        let remote = AppState.loaded(restaurants(0..<3), width: 50, height: 12, config: remoteConfig())
+        #expect(view(remote, width: 50, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "cloud.example")
+    }
+
+    @Test func aRevokedTokenSaysSignedOutOnOneLineAndKeepsTheList() {
+        var state = AppState.loaded(restaurants(0..<3), width: 50, height: 12, config: remoteConfig())
+        let refused = CloudError(.notAuthenticated, "Unknown or revoked web auth token",
+                                 cause: ServerRefusedCredentials(serverErrorCode: "AUTHENTICATION_FAILED"))
+        send(&state, .key(.character("r")))
+        send(&state, .pageLoaded(.refresh, .failure(DiscoverError(refused, while: .loadFailed))))
+        let lines = view(state, width: 50, height: 12).lines
+        #expect(lines[1].trimmingCharacters(in: .whitespaces) == "✗ Signed out: run foodpin login — r to retry")
+        #expect(state.list.count == 3, "the cached list stays")
+        #expect(lines[2].contains("Restaurant r0"))
+
+        // Without a server (no account in the embedded store) the old wording stays.
+        let local = DiscoverError(CloudError(.notAuthenticated, "No account"), while: .loadFailed)
+        #expect(local.code == .permissionDenied)
+        #expect(local.banner(couldNot: "load restaurants", cached: 0) == "Couldn't load restaurants: Not signed in: No account")
+    }
+
+    @Test func anUnreachableServerSaysOfflineWithTheRowsOnScreen() {
+        var state = AppState.loaded(restaurants(0..<3), width: 50, height: 12, config: remoteConfig())
+        send(&state, .key(.character("r")))
+        let down = CloudError(.networkUnavailable, "Cannot reach cloud.example: Connection refused")
+        send(&state, .pageLoaded(.refresh, .failure(DiscoverError(down, while: .loadFailed))))
+        #expect(view(state, width: 50, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "✗ offline · 3 cached — r to retry")
+        #expect(state.list.count == 3)
+        let broken = DiscoverError(CloudError(.networkFailure, "reset"), while: .loadFailed)
+        #expect(broken.banner(couldNot: "load restaurants", cached: 0) == "offline · 0 cached")
+    }
+}

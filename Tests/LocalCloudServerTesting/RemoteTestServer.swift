@@ -1,0 +1,117 @@
+import Foundation
+import LocalCloud
+import LocalCloudServer
+import Logging
+
+/// A real `localcloud serve` in this process (the same ``CloudServer/open(configuration:logger:)``
+/// the command runs), on a free loopback port over a temporary data directory, with real
+/// accounts and tokens in its identity store. For the remote store's tests and the conformance suite.
+package final class RemoteTestServer: Sendable {
+    package static let password = "correct horse battery staple"
+
+    package let baseURL: URL
+    package let dataDirectory: URL
+    package let container: String
+    package let apiToken: String
+    private let task: Task<Void, any Error>
+
+    /// Starts a server and waits (with a deadline) until it accepts connections. With `previous`
+    /// (stopped), the same server comes back on the same port over the same data, with the same tokens.
+    ///
+    /// - Parameters:
+    ///   - schema: `.ckdb` text imported into a new server's container.
+    ///   - users: accounts made on a new server (password ``password``).
+    package static func start(
+        container: String = "iCloud.com.example.Remote", schema: String? = nil, users: [String] = ["alice", "bob"],
+        restarting previous: RemoteTestServer? = nil, tls: (certificate: String, key: String)? = nil
+    ) async throws -> RemoteTestServer {
+        let directory = previous?.dataDirectory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("lcr-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        var configuration = ServerConfiguration(dataDirectory: directory)
+        configuration.port = previous?.port ?? 0
+        configuration.tlsCertificatePath = tls?.certificate
+        configuration.tlsKeyPath = tls?.key
+        let container = previous?.container ?? container
+        let apiToken: String
+        if let previous {
+            apiToken = previous.apiToken
+        } else {
+            let text = try schema ?? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../Assets/FoodPin.ckdb").standardized, encoding: .utf8)
+            let seed = Container(configuration: .init(containerIdentifier: container, dataDirectory: directory, user: nil))
+            _ = try seed.importSchema(Schema(ckdb: text))
+            let identity = SQLiteIdentityStore(dataDirectory: directory)
+            apiToken = try await identity.createAPIToken(container: container, environment: .development)
+            for name in users {
+                _ = try await identity.addUser(name, password: password, container: container, hasher: PasswordHasher(cost: 4))
+            }
+        }
+        var logger = Logger(label: "remote-test-server")
+        logger.logLevel = .critical
+        let server = CloudServer.open(configuration: configuration, logger: logger)
+        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+        let task = Task { try await server.run { url in continuation.yield(url) } }
+        let url = try await withThrowingTaskGroup(of: String?.self) { group in
+            group.addTask { await urls.first { _ in true } }
+            group.addTask {
+                try await Task.sleep(for: .seconds(30))
+                return nil
+            }
+            let first = try await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        guard let url, let baseURL = URL(string: url) else {
+            task.cancel()
+            throw CloudError(.internalError, "The test server did not start within 30 s")
+        }
+        return RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task)
+    }
+
+    private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.dataDirectory = dataDirectory
+        self.container = container
+        self.apiToken = apiToken
+        self.task = task
+    }
+
+    package var port: Int { baseURL.port ?? 0 }
+
+    /// A new web auth token for `user`, making the account first when it does not exist.
+    package func webAuthToken(for user: String) async throws -> String {
+        let identity = SQLiteIdentityStore(dataDirectory: dataDirectory)
+        if try await identity.user(named: user, container: container) == nil {
+            _ = try await identity.addUser(user, password: Self.password, container: container, hasher: PasswordHasher(cost: 4))
+        }
+        return try await identity.issueWebAuthToken(user: user, container: container, lifetime: .seconds(3600))
+    }
+
+    /// The endpoint a client of this server uses, signed in as `user` (or anonymous).
+    package func endpoint(user: String? = "alice") async throws -> WebServicesEndpoint {
+        var token: String?
+        if let user { token = try await webAuthToken(for: user) }
+        return WebServicesEndpoint(serverURL: baseURL, containerIdentifier: container, environment: .development,
+                                   apiToken: apiToken, webAuthToken: token)
+    }
+
+    /// A remote container's configuration on this server, as `user`, caching in `dataDirectory`.
+    package func configuration(user: String?, dataDirectory: URL) async throws -> Container.Configuration {
+        var configuration = Container.Configuration(containerIdentifier: container, dataDirectory: dataDirectory, user: user)
+        configuration.serverURL = baseURL
+        configuration.apiToken = apiToken
+        if let user { configuration.webAuthToken = try await webAuthToken(for: user) }
+        return configuration
+    }
+
+    /// Stops serving (in-flight requests finish); the data directory stays for a restart until ``removeData()``.
+    package func stop() async {
+        task.cancel()
+        _ = try? await task.value
+    }
+
+    package func removeData() {
+        try? FileManager.default.removeItem(at: dataDirectory)
+    }
+}
