@@ -33,7 +33,9 @@ package final class PostgresPool: Sendable {
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let client = client
-        runTask = Mutex(Task.detached { await client.run() })
+        // On the bridge's threads too: the pool's connections must open even while every thread of
+        // the cooperative pool is blocked waiting for one.
+        runTask = Mutex(Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() })
     }
 
     deinit {
@@ -162,12 +164,33 @@ private final class Outcome<T: Sendable>: Sendable {
 /// The threads bridged store calls run their async work on (see ``PostgresPool``): a concurrent
 /// dispatch queue, which adds threads as jobs block, unlike the fixed-width cooperative pool.
 final class BridgeExecutor: TaskExecutor {
-    static let shared = BridgeExecutor()
-    private let queue = DispatchQueue(label: "LocalCloud.postgres.bridge", attributes: .concurrent)
+    static let shared = BridgeExecutor(threads: 2)
+    private let jobs = Mutex<[UnownedJob]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    /// Its own threads, not dispatch's: Swift's cooperative pool runs on dispatch's default
+    /// root queue, and a queue targeting that pool starves along with it when every one of its
+    /// threads blocks in ``PostgresPool/wait(_:)``.
+    private init(threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { [self] in run() }
+            thread.name = "LocalCloud.postgres.\(index)"
+            thread.start()
+        }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
+        jobs.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    private func run() {
         let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        while true {
+            available.wait()
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            job.runSynchronously(on: executor)
+        }
     }
 }
