@@ -132,7 +132,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudBenchmark",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "LocalCloud", "LocalCloudServer", "LocalCloudPostgres", .product(name: "GRDB", package: "GRDB.swift"),
                 // `localcloud-bench push` calls the server over loopback.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
