@@ -33,7 +33,9 @@ package final class PostgresPool: Sendable {
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let client = client
-        runTask = Mutex(Task.detached { await client.run() })
+        // On the bridge's threads, like every call: a caller blocking the cooperative pool must not
+        // stop the pool from opening the connections that caller waits for.
+        runTask = Mutex(Task(executorPreference: BridgeExecutor.shared) { await client.run() })
     }
 
     deinit {
@@ -159,15 +161,37 @@ private final class Outcome<T: Sendable>: Sendable {
     func get() -> Result<T, any Error>? { result.withLock { $0 } }
 }
 
-/// The threads bridged store calls run their async work on (see ``PostgresPool``): a concurrent
-/// dispatch queue, which adds threads as jobs block, unlike the fixed-width cooperative pool.
+/// The threads bridged store calls run their async work on (see ``PostgresPool``).
+///
+/// Its own few threads, not Dispatch's: operation queues run on Dispatch's worker threads, whose
+/// width is capped near the core count, so store calls blocked there could starve a Dispatch-based
+/// executor of the threads their own work needs. Jobs here never block (they await the event
+/// loops), so a handful of threads serve any number of waiting callers.
 final class BridgeExecutor: TaskExecutor {
-    static let shared = BridgeExecutor()
-    private let queue = DispatchQueue(label: "LocalCloud.postgres.bridge", attributes: .concurrent)
+    static let shared = BridgeExecutor(threads: 4)
+
+    private let jobs = Mutex<[UnownedJob]>([])
+    private let available = DispatchSemaphore(value: 0)
+
+    private init(threads: Int) {
+        for index in 0..<threads {
+            let thread = Thread { [self] in work() }
+            thread.name = "LocalCloud.postgres.bridge.\(index)"
+            thread.start()
+        }
+    }
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let executor = asUnownedTaskExecutor()
-        queue.async { job.runSynchronously(on: executor) }
+        jobs.withLock { $0.append(job) }
+        available.signal()
+    }
+
+    private func work() {
+        while true {
+            available.wait()
+            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }
