@@ -105,7 +105,7 @@ let package = Package(
         .target(
             name: "LocalCloudPostgres",
             dependencies: [
-                "LocalCloud",
+                "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalCloud
+import LocalCloudPostgres
 import LocalCloudServer
 import Logging
 
@@ -54,6 +55,10 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let session = try Session(global)
         var configuration = ServerConfiguration(dataDirectory: session.container.configuration.dataDirectory)
+        configuration.storeOpener = session.container.configuration.storeOpener
+        if let url = try global.databaseURL() {
+            configuration.identityStore = PostgresIdentityStore(url: url)
+        }
         configuration.host = host
         configuration.port = port
         configuration.tlsCertificatePath = tlsCertificate

@@ -98,8 +98,20 @@ package final class PostgresPool: Sendable {
     }
 
     /// Proves the database answers, for a clear message at start-up rather than at the first request.
+    ///
+    /// One connection of its own, not the pool's: the pool retries and reports only that it gave
+    /// up, while a single attempt says why (refused, wrong password, no such database).
     package func checkReachable() throws {
-        _ = try wait { pool in try await pool.rows("SELECT 1") }
+        let url = url
+        let logger = logger
+        _ = try wait { _ in
+            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
+                                                                 password: url.password, database: url.database, tls: .disable)
+            configuration.options.connectTimeout = .seconds(5)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try? await connection.close()
+            return true
+        }
     }
 
     // MARK: Errors
@@ -148,6 +160,10 @@ package final class PostgresPool: Sendable {
             return "Cannot use the database \(url): \(message)"
         }
         if let psql = cloud.cause as? PSQLError, psql.code == .connectionError {
+            let reason = psql.underlying.map { "\($0)" } ?? "connection refused"
+            return "Cannot connect to the database \(url): \(reason)"
+        }
+        if let psql = error as? PSQLError, psql.code == .connectionError {
             return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
         }
         return "Cannot use the database \(url): \(cloud.message)"

@@ -12,7 +12,7 @@ extension CloudServer {
     /// try await server.run { url in print("listening on \(url)") }
     /// ```
     package static func open(configuration: ServerConfiguration, logger: Logger) -> CloudServer {
-        let store = SQLiteIdentityStore(dataDirectory: configuration.dataDirectory)
+        let store = configuration.identityStore ?? SQLiteIdentityStore(dataDirectory: configuration.dataDirectory)
         let authenticator = TokenAuthenticator(store: store, tokenLifetime: configuration.tokenLifetime)
         return CloudServer(configuration: configuration, authenticator: authenticator, logger: logger)
     }
