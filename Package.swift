@@ -105,16 +105,6 @@ let package = Package(
         .target(
             name: "LocalCloudPostgres",
             dependencies: [
-                "LocalCloud",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
-        // What a node keeps beside the records (accounts, tokens, upload URLs, push state) in
-        // PostgreSQL, so several `localcloud serve` nodes share it.
-        .target(
-            name: "LocalCloudServerPostgres",
-            dependencies: [
                 "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -124,7 +114,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres", "LocalCloudServerPostgres",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

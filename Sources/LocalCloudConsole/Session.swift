@@ -13,7 +13,7 @@ struct Session {
 
     init(_ global: GlobalOptions) throws {
         self.global = global
-        container = Container(configuration: global.cloud.configuration())
+        container = Container(configuration: try global.configuration())
     }
 
     func database(_ name: RecordPlace.DatabaseName) -> Database {

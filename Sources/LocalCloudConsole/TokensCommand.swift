@@ -67,9 +67,9 @@ struct TokensCommand: AsyncParsableCommand {
 }
 
 extension Session {
-    /// The data directory's identity store, shared with a running `localcloud serve`.
-    var identityStore: SQLiteIdentityStore {
-        SQLiteIdentityStore(dataDirectory: container.configuration.dataDirectory)
+    /// The identity store a running `localcloud serve` shares: the data directory's, or PostgreSQL's with `--database`.
+    var identityStore: any IdentityStore {
+        get throws { try global.identityStore(dataDirectory: container.configuration.dataDirectory) }
     }
 }
 

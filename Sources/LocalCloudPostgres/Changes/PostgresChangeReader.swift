@@ -45,7 +45,9 @@ final class PostgresChangeReader: ChangeReader {
         let wakeup = wakeup
         let url = store.pool.url
         let channel = store.channel
-        listener.withLock { $0 = Task.detached { await Self.listen(url: url, channel: channel, wakeup: wakeup) } }
+        listener.withLock {
+            $0 = Task(executorPreference: BridgeExecutor.shared) { await Self.listen(url: url, channel: channel, wakeup: wakeup) }
+        }
     }
 
     func close() {

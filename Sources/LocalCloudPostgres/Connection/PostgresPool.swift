@@ -33,9 +33,9 @@ package final class PostgresPool: Sendable {
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let client = client
-        // On the bridge's threads too: the pool's connections must open even while every thread of
-        // the cooperative pool is blocked waiting for one.
-        runTask = Mutex(Task.detached(executorPreference: BridgeExecutor.shared) { await client.run() })
+        // On the bridge's threads, like every call: a caller blocking the cooperative pool must not
+        // stop the pool from opening the connections that caller waits for.
+        runTask = Mutex(Task(executorPreference: BridgeExecutor.shared) { await client.run() })
     }
 
     deinit {
@@ -98,8 +98,20 @@ package final class PostgresPool: Sendable {
     }
 
     /// Proves the database answers, for a clear message at start-up rather than at the first request.
+    ///
+    /// One connection of its own, not the pool's: the pool retries and reports only that it gave
+    /// up, while a single attempt says why (refused, wrong password, no such database).
     package func checkReachable() throws {
-        _ = try wait { pool in try await pool.rows("SELECT 1") }
+        let url = url
+        let logger = logger
+        _ = try wait { _ in
+            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
+                                                                 password: url.password, database: url.database, tls: .disable)
+            configuration.options.connectTimeout = .seconds(5)
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
+            try? await connection.close()
+            return true
+        }
     }
 
     // MARK: Errors
@@ -148,6 +160,10 @@ package final class PostgresPool: Sendable {
             return "Cannot use the database \(url): \(message)"
         }
         if let psql = cloud.cause as? PSQLError, psql.code == .connectionError {
+            let reason = psql.underlying.map { "\($0)" } ?? "connection refused"
+            return "Cannot connect to the database \(url): \(reason)"
+        }
+        if let psql = error as? PSQLError, psql.code == .connectionError {
             return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
         }
         return "Cannot use the database \(url): \(cloud.message)"
@@ -161,20 +177,22 @@ private final class Outcome<T: Sendable>: Sendable {
     func get() -> Result<T, any Error>? { result.withLock { $0 } }
 }
 
-/// The threads bridged store calls run their async work on (see ``PostgresPool``): a concurrent
-/// dispatch queue, which adds threads as jobs block, unlike the fixed-width cooperative pool.
+/// The threads bridged store calls run their async work on (see ``PostgresPool``).
+///
+/// Its own few threads, not Dispatch's: operation queues run on Dispatch's worker threads, whose
+/// width is capped near the core count, so store calls blocked there could starve a Dispatch-based
+/// executor of the threads their own work needs. Jobs here never block (they await the event
+/// loops), so a handful of threads serve any number of waiting callers.
 final class BridgeExecutor: TaskExecutor {
-    static let shared = BridgeExecutor(threads: 2)
+    static let shared = BridgeExecutor(threads: 4)
+
     private let jobs = Mutex<[UnownedJob]>([])
     private let available = DispatchSemaphore(value: 0)
 
-    /// Its own threads, not dispatch's: Swift's cooperative pool runs on dispatch's default
-    /// root queue, and a queue targeting that pool starves along with it when every one of its
-    /// threads blocks in ``PostgresPool/wait(_:)``.
     private init(threads: Int) {
         for index in 0..<threads {
-            let thread = Thread { [self] in run() }
-            thread.name = "LocalCloud.postgres.\(index)"
+            let thread = Thread { [self] in work() }
+            thread.name = "LocalCloud.postgres.bridge.\(index)"
             thread.start()
         }
     }
@@ -185,12 +203,11 @@ final class BridgeExecutor: TaskExecutor {
         available.signal()
     }
 
-    private func run() {
-        let executor = asUnownedTaskExecutor()
+    private func work() {
         while true {
             available.wait()
             guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            job.runSynchronously(on: executor)
+            job.runSynchronously(on: asUnownedTaskExecutor())
         }
     }
 }

@@ -23,7 +23,7 @@ package struct CloudServer: Sendable {
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger, state: ServerState? = nil) {
         self.configuration = configuration
-        registry = StoreRegistry(dataDirectory: configuration.dataDirectory)
+        registry = StoreRegistry(dataDirectory: configuration.dataDirectory, storeOpener: configuration.storeOpener)
         self.authenticator = authenticator
         self.logger = logger
         self.state = state ?? .local(dataDirectory: configuration.dataDirectory)

@@ -21,6 +21,8 @@ package struct ServerConfiguration: Sendable {
     package var readTimeout: Duration = .seconds(30)
     /// Adds `POST /bench/static`, which returns fixed bytes from memory: the benchmark's HTTP limit.
     package var benchStaticResponse: [UInt8]?
+    /// Opens every container's store elsewhere (PostgreSQL); `nil` means the SQLite files in the data directory.
+    package var storeOpener: StoreOpener?
 
     package init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory

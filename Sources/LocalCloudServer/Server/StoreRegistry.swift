@@ -17,8 +17,12 @@ final class StoreRegistry: Sendable {
     /// Requests in flight per database and user; writes among them share commits.
     static let operationsPerDatabase = 32
 
-    init(dataDirectory: URL) {
+    /// Opens the stores elsewhere (PostgreSQL) when set.
+    let storeOpener: StoreOpener?
+
+    init(dataDirectory: URL, storeOpener: StoreOpener? = nil) {
         self.dataDirectory = dataDirectory
+        self.storeOpener = storeOpener
     }
 
     /// The container seen by `user` (`nil`: no account).
@@ -30,8 +34,10 @@ final class StoreRegistry: Sendable {
             let key = Key(container: identifier, environment: environment, user: user)
             if let container = opened[key] { return container }
             let baseKey = Key(container: identifier, environment: environment, user: nil)
-            let base = opened[baseKey] ?? Container(configuration: Container.Configuration(
-                containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil, environment: environment))
+            var configuration = Container.Configuration(
+                containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil, environment: environment)
+            configuration.storeOpener = storeOpener
+            let base = opened[baseKey] ?? Container(configuration: configuration)
             base.setMaximumConcurrentOperations(Self.operationsPerDatabase)
             opened[baseKey] = base
             let container = user == nil ? base : base.acting(as: user)

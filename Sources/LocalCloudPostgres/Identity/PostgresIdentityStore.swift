@@ -1,0 +1,205 @@
+import Foundation
+import LocalCloud
+import LocalCloudServer
+import PostgresNIO
+import Synchronization
+
+/// The server's identity store in PostgreSQL (schema `localcloud_identity`): API tokens, accounts,
+/// web auth tokens and server-to-server keys, keyed by container, so every `localcloud serve`
+/// node on the database accepts a token any node (or the console) issued. Nothing is cached:
+/// a revocation takes effect on every node at its next request.
+package final class PostgresIdentityStore: IdentityStore {
+    static let schema = "localcloud_identity"
+    private let pool: PostgresPool
+    private let migrated = Mutex(false)
+
+    package init(url: PostgresURL) {
+        pool = PostgresStore.pool(for: url)
+    }
+
+    static var migrator: PostgresMigrator {
+        let s = schema
+        var migrator = PostgresMigrator(schema: s)
+        migrator.register(1, "API tokens, accounts, web auth tokens, server keys", [
+            """
+            CREATE TABLE \(s).api_tokens (container text NOT NULL, digest text NOT NULL, environment text NOT NULL, name text,
+                created double precision NOT NULL, revoked double precision, PRIMARY KEY (container, digest))
+            """,
+            """
+            CREATE TABLE \(s).accounts (container text NOT NULL, name text NOT NULL, password_hash text NOT NULL,
+                created double precision NOT NULL, discoverable boolean NOT NULL, PRIMARY KEY (container, name))
+            """,
+            """
+            CREATE TABLE \(s).web_auth_tokens (container text NOT NULL, digest text NOT NULL, account text NOT NULL,
+                created double precision NOT NULL, expires double precision NOT NULL, revoked double precision,
+                PRIMARY KEY (container, digest))
+            """,
+            "CREATE INDEX web_auth_tokens_by_account ON \(s).web_auth_tokens (container, account, revoked)",
+            """
+            CREATE TABLE \(s).server_keys (container text NOT NULL, id text NOT NULL, environment text NOT NULL,
+                public_key text NOT NULL, name text, created double precision NOT NULL, revoked double precision,
+                PRIMARY KEY (container, id))
+            """,
+        ])
+        return migrator
+    }
+
+    /// Creates the tables on first use (every node may; the migrator's lock serializes them).
+    private func ready() async throws -> PostgresPool {
+        if migrated.withLock({ $0 }) { return pool }
+        try await Self.migrator.migrate(pool)
+        migrated.withLock { $0 = true }
+        return pool
+    }
+
+    private func rows(_ statement: PostgresStatement) async throws -> [PostgresRow] {
+        do {
+            return try await ready().rows(statement.sql, statement.binds)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {
+            throw CloudError(.constraintViolation, "It exists already", cause: error)
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
+    }
+
+    private static func date(_ seconds: Double?) -> Date? { seconds.map(Date.init(timeIntervalSince1970:)) }
+
+    // MARK: API tokens
+
+    package func insertAPIToken(_ token: APIToken, container: String) async throws {
+        var s = PostgresStatement("INSERT INTO \(Self.schema).api_tokens (container, digest, environment, name, created, revoked) VALUES (")
+        s.sql += [s.bind(container), s.bind(token.digest), s.bind(token.environment.rawValue), s.bind(token.name),
+                  s.bind(token.created.timeIntervalSince1970), s.bind(token.revoked?.timeIntervalSince1970)].joined(separator: ", ") + ")"
+        _ = try await rows(s)
+    }
+
+    package func apiToken(digest: String, container: String) async throws -> APIToken? {
+        var s = PostgresStatement("SELECT digest, environment, name, created, revoked FROM \(Self.schema).api_tokens WHERE container = ")
+        s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
+        return try await rows(s).first.map(Self.apiToken)
+    }
+
+    package func apiTokens(container: String) async throws -> [APIToken] {
+        var s = PostgresStatement("SELECT digest, environment, name, created, revoked FROM \(Self.schema).api_tokens WHERE container = ")
+        s.sql += "\(s.bind(container)) ORDER BY created, digest"
+        return try await rows(s).map(Self.apiToken)
+    }
+
+    private static func apiToken(_ row: PostgresRow) throws -> APIToken {
+        let (digest, environment, name, created, revoked) = try row.decode((String, String, String?, Double, Double?).self)
+        return APIToken(digest: digest, environment: Container.Environment(rawValue: environment) ?? .development, name: name,
+                        created: Date(timeIntervalSince1970: created), revoked: date(revoked))
+    }
+
+    package func revokeAPIToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        try await revoke(table: "api_tokens", key: "digest", value: digest, container: container, at: date)
+    }
+
+    private func revoke(table: String, key: String, value: String, container: String, at date: Date) async throws -> Bool {
+        var s = PostgresStatement("UPDATE \(Self.schema).\(table) SET revoked = ")
+        s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND \(key) = \(s.bind(value))"
+        s.sql += " AND revoked IS NULL RETURNING 1"
+        return try await !rows(s).isEmpty
+    }
+
+    // MARK: Accounts
+
+    package func insertUser(_ user: UserAccount, passwordHash: String, container: String) async throws {
+        var s = PostgresStatement("INSERT INTO \(Self.schema).accounts (container, name, password_hash, created, discoverable) VALUES (")
+        s.sql += [s.bind(container), s.bind(user.name), s.bind(passwordHash), s.bind(user.created.timeIntervalSince1970),
+                  s.bind(user.discoverable)].joined(separator: ", ") + ")"
+        do {
+            _ = try await rows(s)
+        } catch let error as CloudError where error.code == .constraintViolation {
+            throw CloudError(.constraintViolation, "User '\(user.name)' exists already")
+        }
+    }
+
+    package func user(named name: String, container: String) async throws -> UserAccount? {
+        var s = PostgresStatement("SELECT name, created, discoverable FROM \(Self.schema).accounts WHERE container = ")
+        s.sql += "\(s.bind(container)) AND name = \(s.bind(name))"
+        return try await rows(s).first.map(Self.account)
+    }
+
+    package func passwordHash(user name: String, container: String) async throws -> String? {
+        var s = PostgresStatement("SELECT password_hash FROM \(Self.schema).accounts WHERE container = ")
+        s.sql += "\(s.bind(container)) AND name = \(s.bind(name))"
+        return try await rows(s).first?.decode(String.self)
+    }
+
+    package func users(container: String) async throws -> [UserAccount] {
+        var s = PostgresStatement("SELECT name, created, discoverable FROM \(Self.schema).accounts WHERE container = ")
+        s.sql += "\(s.bind(container)) ORDER BY name"
+        return try await rows(s).map(Self.account)
+    }
+
+    private static func account(_ row: PostgresRow) throws -> UserAccount {
+        let (name, created, discoverable) = try row.decode((String, Double, Bool).self)
+        return UserAccount(name: name, created: Date(timeIntervalSince1970: created), discoverable: discoverable)
+    }
+
+    // MARK: Web auth tokens
+
+    package func insertWebAuthToken(_ token: WebAuthToken, container: String) async throws {
+        // Tokens expired for a day are of no use to anyone: drop them as new ones arrive.
+        var cleanup = PostgresStatement("DELETE FROM \(Self.schema).web_auth_tokens WHERE container = ")
+        cleanup.sql += "\(cleanup.bind(container)) AND expires < \(cleanup.bind(token.created.timeIntervalSince1970 - 24 * 3600))"
+        _ = try await rows(cleanup)
+        var s = PostgresStatement("INSERT INTO \(Self.schema).web_auth_tokens (container, digest, account, created, expires, revoked) VALUES (")
+        s.sql += [s.bind(container), s.bind(token.digest), s.bind(token.user), s.bind(token.created.timeIntervalSince1970),
+                  s.bind(token.expires.timeIntervalSince1970), s.bind(token.revoked?.timeIntervalSince1970)].joined(separator: ", ") + ")"
+        _ = try await rows(s)
+    }
+
+    package func webAuthToken(digest: String, container: String) async throws -> WebAuthToken? {
+        var s = PostgresStatement("SELECT digest, account, created, expires, revoked FROM \(Self.schema).web_auth_tokens WHERE container = ")
+        s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
+        return try await rows(s).first.map { row in
+            let (digest, user, created, expires, revoked) = try row.decode((String, String, Double, Double, Double?).self)
+            return WebAuthToken(digest: digest, user: user, created: Date(timeIntervalSince1970: created),
+                                expires: Date(timeIntervalSince1970: expires), revoked: Self.date(revoked))
+        }
+    }
+
+    package func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int {
+        var s = PostgresStatement("UPDATE \(Self.schema).web_auth_tokens SET revoked = ")
+        s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND account = \(s.bind(name))"
+        s.sql += " AND revoked IS NULL RETURNING 1"
+        return try await rows(s).count
+    }
+
+    // MARK: Server-to-server keys
+
+    package func insertServerKey(_ key: ServerKey, container: String) async throws {
+        var s = PostgresStatement("INSERT INTO \(Self.schema).server_keys (container, id, environment, public_key, name, created, revoked) VALUES (")
+        s.sql += [s.bind(container), s.bind(key.id), s.bind(key.environment.rawValue), s.bind(key.publicKeyPEM), s.bind(key.name),
+                  s.bind(key.created.timeIntervalSince1970), s.bind(key.revoked?.timeIntervalSince1970)].joined(separator: ", ") + ")"
+        do {
+            _ = try await rows(s)
+        } catch let error as CloudError where error.code == .constraintViolation {
+            throw CloudError(.constraintViolation, "That public key is registered already as \(key.id)")
+        }
+    }
+
+    package func serverKey(id: String, container: String) async throws -> ServerKey? {
+        var s = PostgresStatement("SELECT id, environment, public_key, name, created, revoked FROM \(Self.schema).server_keys WHERE container = ")
+        s.sql += "\(s.bind(container)) AND id = \(s.bind(id))"
+        return try await rows(s).first.map(Self.serverKey)
+    }
+
+    package func serverKeys(container: String) async throws -> [ServerKey] {
+        var s = PostgresStatement("SELECT id, environment, public_key, name, created, revoked FROM \(Self.schema).server_keys WHERE container = ")
+        s.sql += "\(s.bind(container)) ORDER BY created, id"
+        return try await rows(s).map(Self.serverKey)
+    }
+
+    package func revokeServerKey(id: String, container: String, at date: Date) async throws -> Bool {
+        try await revoke(table: "server_keys", key: "id", value: id, container: container, at: date)
+    }
+
+    private static func serverKey(_ row: PostgresRow) throws -> ServerKey {
+        let (id, environment, key, name, created, revoked) = try row.decode((String, String, String, String?, Double, Double?).self)
+        return ServerKey(id: id, environment: Container.Environment(rawValue: environment) ?? .development, publicKeyPEM: key,
+                         name: name, created: Date(timeIntervalSince1970: created), revoked: date(revoked))
+    }
+}
