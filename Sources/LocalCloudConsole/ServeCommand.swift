@@ -57,7 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(dataDirectory: session.container.configuration.dataDirectory)
         configuration.storeOpener = session.container.configuration.storeOpener
         // With a database, what a node keeps beside the records lives there too, shared by every node.
-        let state = try global.databaseURL().map(ServerState.postgres(url:))
+        var state: ServerState?
+        if let url = try global.databaseURL() { state = try await ServerState.postgres(url: url) }
         configuration.host = host
         configuration.port = port
         configuration.tlsCertificatePath = tlsCertificate

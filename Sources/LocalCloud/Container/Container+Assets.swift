@@ -26,8 +26,10 @@ extension Container {
         return try? core.store().assetFile(forDigest: digest)
     }
 
-    /// Where uploads wait while their bytes arrive (beside the assets, so renames stay on one disk).
+    /// Where uploads wait while their bytes arrive: in the data directory, beside the embedded
+    /// store's assets (so its import is a rename on one disk). Never opens the store, so a request
+    /// handler can ask it without waiting on a database.
     package var uploadsDirectory: URL {
-        (try? core.store().uploadsDirectory) ?? configuration.assetsDirectory.appendingPathComponent("tmp", isDirectory: true)
+        configuration.assetsDirectory.appendingPathComponent("tmp", isDirectory: true)
     }
 }

@@ -44,6 +44,11 @@ package final class PostgresIdentityStore: IdentityStore {
         return migrator
     }
 
+    /// Creates or migrates the tables now, so no request waits on a migration.
+    package func prepare() async throws {
+        _ = try await ready()
+    }
+
     /// Creates the tables on first use (every node may; the migrator's lock serializes them).
     private func ready() async throws -> PostgresPool {
         if migrated.withLock({ $0 }) { return pool }

@@ -10,12 +10,18 @@ extension ServerState {
     /// client depends on reaching the node that issued its token, upload URL or push token.
     ///
     /// ```swift
-    /// let state = ServerState.postgres(url: try PostgresURL("postgresql://lc@db/foodpin"))
+    /// let state = try await ServerState.postgres(url: try PostgresURL("postgresql://lc@db/foodpin"))
     /// let server = CloudServer.open(configuration: configuration, logger: logger, state: state)
     /// ```
-    package static func postgres(url: PostgresURL) -> ServerState {
+    ///
+    /// Their tables are created or migrated here, before the node takes requests: a migration
+    /// holds the database's migration lock, and must never wait on a request handler's thread.
+    package static func postgres(url: PostgresURL) async throws -> ServerState {
         let tables = PostgresServerTables(pool: PostgresStore.pool(for: url))
-        return ServerState(identity: PostgresIdentityStore(url: url), uploads: PostgresUploadGrants(tables: tables),
+        let identity = PostgresIdentityStore(url: url)
+        try await identity.prepare()
+        _ = try await tables.client()
+        return ServerState(identity: identity, uploads: PostgresUploadGrants(tables: tables),
                            push: { try await tables.pushTokens() })
     }
 }
