@@ -57,7 +57,9 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(dataDirectory: session.container.configuration.dataDirectory)
         configuration.storeOpener = session.container.configuration.storeOpener
         if let url = try global.databaseURL() {
-            configuration.identityStore = PostgresIdentityStore(url: url)
+            let identity = PostgresIdentityStore(url: url)
+            configuration.identityStore = identity
+            configuration.uploadGrants = identity.uploadGrants
         }
         configuration.host = host
         configuration.port = port

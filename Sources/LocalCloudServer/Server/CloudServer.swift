@@ -18,12 +18,13 @@ package struct CloudServer: Sendable {
     let registry: StoreRegistry
     let authenticator: any RequestAuthenticator
     let logger: Logger
-    let uploads = UploadGrants()
+    let uploads: any UploadGrantStore
     let responses = ResponseCache()
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger) {
         self.configuration = configuration
         registry = StoreRegistry(dataDirectory: configuration.dataDirectory, storeOpener: configuration.storeOpener)
+        uploads = configuration.uploadGrants ?? UploadGrants()
         self.authenticator = authenticator
         self.logger = logger
     }

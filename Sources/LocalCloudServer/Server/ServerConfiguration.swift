@@ -25,6 +25,8 @@ package struct ServerConfiguration: Sendable {
     package var storeOpener: StoreOpener?
     /// Where tokens, accounts and keys live; `nil` means `<dataDir>/<container>/identity.sqlite`.
     package var identityStore: (any IdentityStore)?
+    /// Where upload URLs wait for their bytes; `nil` means this process's memory (one node only).
+    package var uploadGrants: (any UploadGrantStore)?
 
     package init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
