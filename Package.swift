@@ -31,7 +31,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
-        // PostgreSQL (LocalCloudPostgres, linked by `localcloud` and tests only; never by `foodpin`).
+        // PostgreSQL (the record store and the server state), linked by `localcloud` and tests only; never by `foodpin`.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -107,6 +107,7 @@ let package = Package(
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -121,7 +122,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudBenchmark",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", .product(name: "GRDB", package: "GRDB.swift"),
+                "LocalCloud", "LocalCloudServer", "LocalCloudPostgres", .product(name: "GRDB", package: "GRDB.swift"),
                 // `localcloud-bench push` calls the server over loopback.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],

@@ -2,11 +2,13 @@
 // server and search benchmarks that need a large store.
 //
 //   localcloud-bench seed --data-dir DIR [--records 100000] [--container iCloud.FoodPin] [--schema Assets/FoodPin.ckdb]
+//   localcloud-bench seed --database postgresql://USER@HOST:PORT/DB [--data-dir DIR] [--records N] …
 //
 // Records are saved in `modifyRecords` batches of 400 (CloudKit's limit) by user `bench`, with the
 // same fields as the other measures, so every page of the Discover query is full.
 import Foundation
 import LocalCloud
+import LocalCloudPostgres
 
 enum SeedCommand {
     static func run(_ arguments: [String]) async throws {
@@ -14,6 +16,7 @@ enum SeedCommand {
         var containerID = "iCloud.FoodPin"
         var schemaPath = "Assets/FoodPin.ckdb"
         var dataDirectory: URL?
+        var database: String?
         var iterator = arguments.makeIterator()
         while let flag = iterator.next() {
             let value = iterator.next() ?? ""
@@ -22,12 +25,20 @@ enum SeedCommand {
             case "--container": containerID = value
             case "--schema": schemaPath = value
             case "--data-dir": dataDirectory = URL(fileURLWithPath: value, isDirectory: true)
+            case "--database": database = value
             default: usage()
             }
         }
-        guard let dataDirectory else { usage() }
-        let container = Container(configuration: .init(containerIdentifier: containerID, dataDirectory: dataDirectory, user: "bench"))
-        _ = try container.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: schemaPath, encoding: .utf8)))
+        guard let dataDirectory = dataDirectory ?? database.map({ _ in
+            URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("localcloud-bench-seed-\(UUID().uuidString)", isDirectory: true)
+        }) else { usage() }
+        var configuration = Container.Configuration(containerIdentifier: containerID, dataDirectory: dataDirectory, user: "bench")
+        if let database { configuration.storeOpener = .postgres(try PostgresURL(database)) }
+        let container = Container(configuration: configuration)
+        // Only a development schema that lacks the type is imported: a store seeded before keeps its own.
+        if (try? container.schema().recordTypes["Restaurant"]) == nil {
+            _ = try container.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: schemaPath, encoding: .utf8)))
+        }
         let start = ContinuousClock.now
         var saved = 0
         while saved < records {
@@ -41,7 +52,7 @@ enum SeedCommand {
     }
 
     private static func usage() -> Never {
-        print("usage: localcloud-bench seed --data-dir DIR [--records N] [--container ID] [--schema FILE.ckdb]")
+        print("usage: localcloud-bench seed (--data-dir DIR | --database URL) [--records N] [--container ID] [--schema FILE.ckdb]")
         exit(2)
     }
 }

@@ -56,11 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
         let session = try Session(global)
         var configuration = ServerConfiguration(dataDirectory: session.container.configuration.dataDirectory)
         configuration.storeOpener = session.container.configuration.storeOpener
-        if let url = try global.databaseURL() {
-            let identity = PostgresIdentityStore(url: url)
-            configuration.identityStore = identity
-            configuration.uploadGrants = identity.uploadGrants
-        }
+        // With a database, what a node keeps beside the records lives there too, shared by every node.
+        let state = try global.databaseURL().map(ServerState.postgres(url:))
         configuration.host = host
         configuration.port = port
         configuration.tlsCertificatePath = tlsCertificate
@@ -77,7 +74,7 @@ struct ServeCommand: AsyncParsableCommand {
             handler.logLevel = ProcessInfo.processInfo.environment["LOCALCLOUD_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
             return handler
         }
-        let server = CloudServer.open(configuration: configuration, logger: Logger(label: "localcloud.serve"))
+        let server = CloudServer.open(configuration: configuration, logger: Logger(label: "localcloud.serve"), state: state)
         try await server.run { url in
             // The one line scripts wait for, written unbuffered: stdout may be a pipe.
             FileHandle.standardOutput.write(Data("listening on \(url)\n".utf8))

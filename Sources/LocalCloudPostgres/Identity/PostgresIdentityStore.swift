@@ -35,11 +35,6 @@ package final class PostgresIdentityStore: IdentityStore {
                 PRIMARY KEY (container, digest))
             """,
             "CREATE INDEX web_auth_tokens_by_account ON \(s).web_auth_tokens (container, account, revoked)",
-            // Upload URLs from assets/upload: any node may receive the bytes.
-            """
-            CREATE TABLE \(s).upload_grants (id text PRIMARY KEY, container text NOT NULL, environment text NOT NULL,
-                expires double precision NOT NULL)
-            """,
             """
             CREATE TABLE \(s).server_keys (container text NOT NULL, id text NOT NULL, environment text NOT NULL,
                 public_key text NOT NULL, name text, created double precision NOT NULL, revoked double precision,
@@ -206,44 +201,5 @@ package final class PostgresIdentityStore: IdentityStore {
         let (id, environment, key, name, created, revoked) = try row.decode((String, String, String, String?, Double, Double?).self)
         return ServerKey(id: id, environment: Container.Environment(rawValue: environment) ?? .development, publicKeyPEM: key,
                          name: name, created: Date(timeIntervalSince1970: created), revoked: date(revoked))
-    }
-
-    // MARK: Upload grants
-
-    /// Rows the store keeps for upload URLs (``UploadGrantStore``).
-    package var uploadGrants: any UploadGrantStore { PostgresUploadGrants(store: self) }
-
-    func issueUpload(container: String, environment: Container.Environment) async throws -> String {
-        let id = UploadGrants.newID()
-        let now = Date().timeIntervalSince1970
-        var cleanup = PostgresStatement("DELETE FROM \(Self.schema).upload_grants WHERE expires < ")
-        cleanup.sql += cleanup.bind(now)
-        _ = try await rows(cleanup)
-        var s = PostgresStatement("INSERT INTO \(Self.schema).upload_grants (id, container, environment, expires) VALUES (")
-        s.sql += [s.bind(id), s.bind(container), s.bind(environment.rawValue),
-                  s.bind(now + Double(UploadGrants.lifetime.components.seconds))].joined(separator: ", ") + ")"
-        _ = try await rows(s)
-        return id
-    }
-
-    func redeemUpload(_ id: String, container: String, environment: Container.Environment) async throws -> Bool {
-        var s = PostgresStatement("DELETE FROM \(Self.schema).upload_grants WHERE id = ")
-        s.sql += "\(s.bind(id)) RETURNING container, environment, expires"
-        guard let row = try await rows(s).first else { return false }
-        let (grantContainer, grantEnvironment, expires) = try row.decode((String, String, Double).self)
-        return grantContainer == container && grantEnvironment == environment.rawValue && expires > Date().timeIntervalSince1970
-    }
-}
-
-/// Upload URLs in PostgreSQL, so the node that receives the bytes need not be the one that issued the URL.
-struct PostgresUploadGrants: UploadGrantStore {
-    let store: PostgresIdentityStore
-
-    func issue(container: String, environment: Container.Environment) async throws -> String {
-        try await store.issueUpload(container: container, environment: environment)
-    }
-
-    func redeem(_ id: String, container: String, environment: Container.Environment) async throws -> Bool {
-        try await store.redeemUpload(id, container: container, environment: environment)
     }
 }

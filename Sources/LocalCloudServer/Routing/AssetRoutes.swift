@@ -33,7 +33,7 @@ extension CloudServer {
                 throw ServerError(.badRequest, "tokens[\(index)] needs recordType and fieldName")
             }
             let recordName = token["recordName"]?.stringValue ?? UUID().uuidString
-            let upload = try await uploads.issue(container: call.containerIdentifier, environment: call.environment)
+            let upload = try await state.uploads.issue(container: call.containerIdentifier, environment: call.environment)
             let url = "\(call.baseURL)/upload/1/\(call.containerIdentifier)/\(call.environment.rawValue)/\(upload)"
             issued.append(.object(["recordName": .string(recordName), "fieldName": .string(field), "url": .string(url)]))
         }
@@ -45,7 +45,7 @@ extension CloudServer {
         let containerIdentifier = try context.parameters.require("container")
         let environment = try Self.environment(context.parameters.require("environment"))
         let upload = try context.parameters.require("upload")
-        guard try await uploads.redeem(upload, container: containerIdentifier, environment: environment) else {
+        guard try await state.uploads.redeem(upload, container: containerIdentifier, environment: environment) else {
             throw ServerError(.authenticationFailed, "This upload URL is unknown or expired: request a new one with assets/upload")
         }
         let container = try registry.container(containerIdentifier, environment: environment, user: nil)
@@ -94,19 +94,9 @@ extension CloudServer {
     }
 }
 
-/// Where the upload URLs `assets/upload` hands out are kept until their bytes arrive.
-///
-/// In this process by default (``UploadGrants``); several nodes behind a load balancer share a
-/// database-backed one, since the bytes may reach another node than the one that issued the URL.
-package protocol UploadGrantStore: Sendable {
-    /// A new single-use upload ID for the container and environment, valid for ``UploadGrants/lifetime``.
-    func issue(container: String, environment: Container.Environment) async throws -> String
-    /// Uses up the ID; `true` when it was live and issued for this container and environment.
-    func redeem(_ id: String, container: String, environment: Container.Environment) async throws -> Bool
-}
-
-/// Upload URLs handed out by `assets/upload`: single-use, valid for an hour, at most 10,000 outstanding.
-package final class UploadGrants: UploadGrantStore {
+/// Upload URLs in this process's memory: single-use, valid for an hour, at most 10,000 outstanding.
+/// One node only; nodes sharing a database keep their grants there.
+package final class MemoryUploadGrants: UploadGrantStore {
     private struct Grant {
         var container: String
         var environment: Container.Environment
@@ -117,13 +107,10 @@ package final class UploadGrants: UploadGrantStore {
     package static let lifetime: Duration = .seconds(3600)
     static let capacity = 10_000
 
-    /// A random ID with 256 bits of entropy.
-    package static func newID() -> String {
-        (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
-    }
+    package init() {}
 
     package func issue(container: String, environment: Container.Environment) -> String {
-        let id = Self.newID()
+        let id = Self.newGrantID()
         let now = ContinuousClock.now
         grants.withLock { grants in
             if grants.count >= Self.capacity { grants = grants.filter { $0.value.expires > now } }

@@ -23,10 +23,6 @@ package struct ServerConfiguration: Sendable {
     package var benchStaticResponse: [UInt8]?
     /// Opens every container's store elsewhere (PostgreSQL); `nil` means the SQLite files in the data directory.
     package var storeOpener: StoreOpener?
-    /// Where tokens, accounts and keys live; `nil` means `<dataDir>/<container>/identity.sqlite`.
-    package var identityStore: (any IdentityStore)?
-    /// Where upload URLs wait for their bytes; `nil` means this process's memory (one node only).
-    package var uploadGrants: (any UploadGrantStore)?
 
     package init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory

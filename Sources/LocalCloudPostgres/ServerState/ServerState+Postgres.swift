@@ -1,0 +1,83 @@
+import Crypto
+import Foundation
+import LocalCloud
+import LocalCloudServer
+import PostgresNIO
+import Synchronization
+
+extension ServerState {
+    /// Accounts, tokens, upload URLs and push state in the database every node shares, so no
+    /// client depends on reaching the node that issued its token, upload URL or push token.
+    ///
+    /// ```swift
+    /// let state = ServerState.postgres(url: try PostgresURL("postgresql://lc@db/foodpin"))
+    /// let server = CloudServer.open(configuration: configuration, logger: logger, state: state)
+    /// ```
+    package static func postgres(url: PostgresURL) -> ServerState {
+        let tables = PostgresServerTables(pool: PostgresStore.pool(for: url))
+        return ServerState(identity: PostgresIdentityStore(url: url), uploads: PostgresUploadGrants(tables: tables),
+                           push: { try await tables.pushTokens() })
+    }
+}
+
+/// The server-state tables (schema `localcloud_server`), migrated on first use by whichever node
+/// gets there first (the migrator's lock serializes them).
+final class PostgresServerTables: Sendable {
+    static let schema = "localcloud_server"
+    let pool: PostgresPool
+    private let migrated = Mutex(false)
+    private let push = Mutex<PushTokens?>(nil)
+
+    init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    static var migrator: PostgresMigrator {
+        let s = schema
+        var migrator = PostgresMigrator(schema: s)
+        migrator.register(1, "upload grants, the push key, webcourier cursors", [
+            "CREATE TABLE \(s).upload_grants (id text PRIMARY KEY, container text NOT NULL, environment text NOT NULL, expires double precision NOT NULL)",
+            "CREATE INDEX upload_grants_by_expiry ON \(s).upload_grants (expires)",
+            "CREATE TABLE \(s).secrets (name text PRIMARY KEY, value bytea NOT NULL)",
+            "CREATE TABLE \(s).webcourier_cursors (token_hash text PRIMARY KEY, cursor text NOT NULL, updated_at double precision NOT NULL)",
+        ])
+        return migrator
+    }
+
+    /// The client, once the tables exist.
+    func client() async throws -> PostgresClient {
+        if !migrated.withLock({ $0 }) {
+            do {
+                try await Self.migrator.migrate(pool)
+            } catch {
+                throw PostgresPool.cloudError(error)
+            }
+            migrated.withLock { $0 = true }
+        }
+        return pool.client
+    }
+
+    /// The push tokens' key, made once per database (the first node inserts it, every node reads
+    /// the same one), then kept in memory.
+    func pushTokens() async throws -> PushTokens {
+        if let tokens = push.withLock({ $0 }) { return tokens }
+        let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
+        var key = Data()
+        do {
+            let client = try await client()
+            try await client.query("""
+                INSERT INTO localcloud_server.secrets (name, value) VALUES ('push-token-key', \(fresh)) ON CONFLICT (name) DO NOTHING
+                """, logger: pool.logger)
+            for try await bytes in try await client.query(
+                "SELECT value FROM localcloud_server.secrets WHERE name = 'push-token-key'", logger: pool.logger).decode(Data.self) {
+                key = bytes
+            }
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
+        guard key.count == 32 else { throw CloudError(.internalError, "The push token key in the database is damaged") }
+        let tokens = PushTokens(key: SymmetricKey(data: key), cursors: PostgresWebcourierCursors(tables: self))
+        push.withLock { $0 = tokens }
+        return tokens
+    }
+}
