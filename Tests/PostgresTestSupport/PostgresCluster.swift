@@ -43,6 +43,11 @@ package final class PostgresCluster: Sendable {
         return try result.get()
     }
 
+    /// A cluster of its own, for a test that stops or restarts the server; call ``stop()`` when done.
+    package static func startPrivate() throws -> PostgresCluster {
+        try PostgresCluster()
+    }
+
     private static func stopShared() {
         if case .success(let cluster)? = started.withLock({ $0 }) { cluster.stop() }
     }
@@ -115,11 +120,13 @@ package final class PostgresCluster: Sendable {
                 ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", superuser, "-d", database, "-c", sql])
     }
 
-    /// Stops and starts the server (the data stays), as an operator's restart would.
-    package func restart(mode: String = "fast") throws {
-        try pgctl(["-m", mode, "-w", "-t", "60", "stop"])
-        try pgctl(["-w", "-t", "60", "-l", directory.appendingPathComponent("server.log").path,
-                   "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
+    /// Stops and starts the server (the data stays), as an operator's restart would; or only one half.
+    package func restart(mode: String = "fast", stopOnly: Bool = false, startOnly: Bool = false) throws {
+        if !startOnly { try pgctl(["-m", mode, "-w", "-t", "60", "stop"]) }
+        if !stopOnly {
+            try pgctl(["-w", "-t", "60", "-l", directory.appendingPathComponent("server.log").path,
+                       "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
+        }
     }
 
     package func stop() {

@@ -8,8 +8,9 @@ package final class PostgresFixture: @unchecked Sendable {
     package let url: PostgresURL
     package let directory: URL
 
-    package init() throws {
-        url = try PostgresCluster.shared().makeDatabase()
+    /// - Parameter cluster: the process's shared cluster unless given (a test that restarts its own).
+    package init(cluster: PostgresCluster? = nil) throws {
+        url = try (cluster ?? PostgresCluster.shared()).makeDatabase()
         directory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
             .appendingPathComponent("localcloud-pg-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -18,12 +19,27 @@ package final class PostgresFixture: @unchecked Sendable {
     deinit { try? FileManager.default.removeItem(at: directory) }
 
     /// A container on this database; `checksIndexes` off by default, as in LocalCloudTests.
+    ///
+    /// - Parameter node: `2` opens the database as a second server node would: its own pool,
+    ///   store, schema cache and LISTEN connection (through `localhost` rather than `127.0.0.1`,
+    ///   so this process keeps the two apart), and its own asset cache.
     package func container(user: String? = "alice", environment: Container.Environment = .development,
-                           checksIndexes: Bool = false, identifier: String = "iCloud.Test") -> Container {
-        var configuration = Container.Configuration(containerIdentifier: identifier, dataDirectory: directory, user: user,
+                           checksIndexes: Bool = false, identifier: String = "iCloud.Test", node: Int = 1) -> Container {
+        var nodeURL = url
+        if node == 2 { nodeURL.host = "localhost" }
+        let data = node == 1 ? directory : directory.appendingPathComponent("node\(node)", isDirectory: true)
+        var configuration = Container.Configuration(containerIdentifier: identifier, dataDirectory: data, user: user,
                                                     environment: environment)
         configuration.checksIndexes = checksIndexes
-        configuration.storeOpener = .postgres(url)
+        configuration.storeOpener = .postgres(nodeURL)
         return Container(configuration: configuration)
+    }
+
+    /// The store behind a container of this fixture, for plans and internals.
+    package func store(identifier: String = "iCloud.Test", environment: Container.Environment = .development,
+                       node: Int = 1) throws -> PostgresStore {
+        var nodeURL = url
+        if node == 2 { nodeURL.host = "localhost" }
+        return try PostgresStore.open(url: nodeURL, containerIdentifier: identifier, environment: environment)
     }
 }

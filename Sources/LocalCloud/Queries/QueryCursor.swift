@@ -35,6 +35,12 @@ package struct QuerySortKey: Sendable, Codable, Equatable {
     package var key: String
     package var ascending: Bool
     package var location: Location?
+
+    package init(key: String, ascending: Bool, location: Location? = nil) {
+        self.key = key
+        self.ascending = ascending
+        self.location = location
+    }
 }
 
 /// A SQL value as read from a sort column, kept in a cursor.

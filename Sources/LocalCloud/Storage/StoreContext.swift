@@ -6,6 +6,12 @@ package struct StoreContext: Sendable, Hashable {
     /// The largest asset file a save may copy in.
     package var assetSizeLimit: Int64 = 50 * 1024 * 1024
 
+    package init(scope: Database.Scope, user: String?, assetSizeLimit: Int64 = 50 * 1024 * 1024) {
+        self.scope = scope
+        self.user = user
+        self.assetSizeLimit = assetSizeLimit
+    }
+
     /// The `owner` column: empty for the public database, the user for private and shared.
     package var owner: String {
         switch scope {

@@ -78,7 +78,12 @@ package final class PostgresPool: Sendable {
 
     /// Every row of one statement on a pooled connection.
     package func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRow] {
-        try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+        let client = client
+        let logger = logger
+        // On the bridge's threads, so async callers never depend on the cooperative pool either.
+        return try await withTaskExecutorPreference(BridgeExecutor.shared) {
+            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+        }
     }
 
     /// Runs `body` in one transaction on one connection; it commits unless `body` throws.

@@ -55,4 +55,12 @@ extension PostgresStore {
             }
         }
     }
+
+    /// The names of the schema's indexes on `records`, for tests and diagnostics.
+    package func indexNames() throws -> [String] {
+        try call { pool in
+            try await pool.rows("SELECT indexname FROM pg_indexes WHERE schemaname = '\(self.schema)' AND tablename = 'records' ORDER BY 1")
+                .map { try $0.decode(String.self) }
+        }
+    }
 }

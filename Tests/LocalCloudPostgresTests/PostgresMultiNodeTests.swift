@@ -1,0 +1,125 @@
+import Foundation
+import LocalCloud
+import LocalCloudPostgres
+import PostgresTestSupport
+import Synchronization
+import Testing
+
+/// Two nodes (two pools, two stores, two LISTEN connections) on one database.
+@Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
+struct PostgresMultiNodeTests {
+    @Test func aStaleSaveLosesWhicheverNodeItGoesThrough() async throws {
+        let fixture = try PostgresFixture()
+        let node1 = fixture.container(user: "alice").publicCloudDatabase
+        let node2 = fixture.container(user: "alice", node: 2).publicCloudDatabase
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "shared"))
+        record["name"] = "v1"
+        _ = try await node1.save(record)
+        let first = try await node1.record(for: record.recordID)
+        let second = try await node2.record(for: record.recordID)
+        first["name"] = "from node 1"
+        second["name"] = "from node 2"
+        // Both copies carry the same tag; saved at once, exactly one may win.
+        async let a = outcome { try await node1.save(first) }
+        async let b = outcome { try await node2.save(second) }
+        let results = await [a, b]
+        let wins = results.filter { if case .success = $0 { true } else { false } }
+        let conflicts = results.filter { if case .failure(let error as CloudError) = $0 { error.code == .serverRecordChanged } else { false } }
+        #expect(wins.count == 1)
+        #expect(conflicts.count == 1)
+    }
+
+    @Test func concurrentCreatesOfOneNameMakeOneRecord() async throws {
+        let fixture = try PostgresFixture()
+        let nodes = [fixture.container(user: "alice").publicCloudDatabase, fixture.container(user: "alice", node: 2).publicCloudDatabase]
+        let saved = await withTaskGroup(of: Bool.self) { group in
+            for i in 0..<8 {
+                let node = nodes[i % 2]
+                group.addTask {
+                    let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "same"))
+                    record["name"] = "writer \(i)"
+                    return (try? await node.save(record)) != nil
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        let page = try await nodes[0].records(matching: Query(recordType: "Restaurant", predicate: Predicate(value: true)))
+        #expect(page.matchResults.count == 1)
+        #expect(saved >= 1)
+    }
+
+    @Test func aCommitOnOneNodeNotifiesASubscriberOnTheOther() async throws {
+        let fixture = try PostgresFixture()
+        let alice = fixture.container(user: "alice", node: 1)
+        let bob = fixture.container(user: "bob", node: 2)
+        let subscription = QuerySubscription(recordType: "Restaurant", predicate: Predicate(format: "type == 'Cafe'"),
+                                             subscriptionID: "cafes", options: [.firesOnRecordCreation])
+        _ = try await alice.publicCloudDatabase.save(subscription)
+        var notifications = alice.notifications(since: try await alice.currentChangeToken())
+        // A long poll interval: only LISTEN/NOTIFY can make the delivery prompt.
+        notifications.pollInterval = .seconds(30)
+        let received = Mutex<[(LocalCloud.Notification, ContinuousClock.Instant)]>([])
+        let listener = Task.detached {
+            for await notification in notifications { received.withLock { $0.append((notification, .now)) } }
+        }
+        defer { listener.cancel() }
+        // The reader is listening once a first save on node 2 reaches it.
+        let warmup = Record(recordType: "Restaurant")
+        warmup["type"] = "Cafe"
+        _ = try await bob.publicCloudDatabase.save(warmup)
+        #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.count } >= 1 })
+        let other = Record(recordType: "Restaurant")
+        other["type"] = "Diner"
+        _ = try await bob.publicCloudDatabase.save(other)
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "new-cafe"))
+        record["type"] = "Cafe"
+        let start = ContinuousClock.now
+        _ = try await bob.publicCloudDatabase.save(record)
+        #expect(await poll(timeout: .seconds(5)) { received.withLock { $0.count } >= 2 })
+        let delivered = received.withLock { $0 }
+        #expect(delivered.map(\.0.recordID?.recordName).last == "new-cafe")
+        #expect(delivered.map(\.0.modifiedBy?.recordName).last == "_bob")
+        // Only the cafés: the diner matched no subscription.
+        #expect(delivered.count == 2)
+        if let last = delivered.last { #expect(last.1 - start < .seconds(2)) }
+    }
+
+    @Test func aRestartFailsCallsWithTryAgainLaterThenThePoolReconnects() async throws {
+        // Its own cluster: the restart must not disturb the tests running beside it.
+        let cluster = try PostgresCluster.startPrivate()
+        defer { cluster.stop() }
+        let fixture = try PostgresFixture(cluster: cluster)
+        let db = fixture.container(user: "alice").publicCloudDatabase
+        let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
+        _ = try await db.save(before)
+        try cluster.restart(stopOnly: true)
+        let down = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "down"))
+        do {
+            _ = try await db.save(down)
+            Issue.record("A save succeeded with PostgreSQL stopped")
+        } catch let error as CloudError {
+            #expect(error.code == .serviceUnavailable)
+            #expect(error.retryAfterSeconds != nil)
+        }
+        try cluster.restart(startOnly: true)
+        let after = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after"))
+        #expect(await poll(timeout: .seconds(30)) { (try? await db.save(after)) != nil })
+        // What was acknowledged before the restart is there.
+        #expect(try await db.record(for: before.recordID).recordID.recordName == "before")
+    }
+}
+
+/// The result of an async call, success or failure.
+func outcome<T>(_ body: () async throws -> T) async -> Result<T, any Error> {
+    do { return .success(try await body()) } catch { return .failure(error) }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` passes.
+func poll(timeout: Duration, _ condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}

@@ -1,0 +1,93 @@
+import Foundation
+import LocalCloud
+import LocalCloudPostgres
+import PostgresTestSupport
+import Testing
+
+/// The indexes queries rely on, proven with `EXPLAIN` on a few thousand restaurants (enough that
+/// PostgreSQL prefers an index to reading the table).
+@Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"), .serialized)
+struct PostgresPlanTests {
+    static let count = 5000
+
+    /// A store with `count` restaurants written in one statement, then analyzed.
+    static func loaded(_ fixture: PostgresFixture) throws -> PostgresStore {
+        let container = fixture.container(user: "alice", checksIndexes: true)
+        try container.importSchema(Schema(ckdb: """
+            DEFINE SCHEMA
+                RECORD TYPE Restaurant (
+                    "___createTime" TIMESTAMP SORTABLE,
+                    name     STRING QUERYABLE SORTABLE SEARCHABLE,
+                    type     STRING QUERYABLE,
+                    place    LOCATION QUERYABLE,
+                    tags     LIST<STRING> QUERYABLE,
+                    GRANT READ TO "_world"
+                );
+            """))
+        let store = try fixture.store()
+        let s = store.schema
+        try PostgresCluster.shared().psql("""
+            INSERT INTO \(s).records (scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by,
+                                      change_tag, fields, search)
+            SELECT 1, '', '_defaultZone', 'r' || i, 'Restaurant', 1700000000 + i, 1700000000 + i, '_alice', '_alice', 'tag',
+                   jsonb_build_object('name', jsonb_build_object('t', 'string', 'v', 'Restaurant ' || i),
+                                      'type', jsonb_build_object('t', 'string', 'v', 'type' || (i % 50)),
+                                      'place', jsonb_build_object('t', 'location', 'v', jsonb_build_array(22 + (i % 100) * 0.01, 114 + (i / 100) * 0.01)),
+                                      'tags', jsonb_build_object('t', 'list', 'e', 'string', 'v', jsonb_build_array('t' || (i % 97)))),
+                   to_tsvector('\(s).localcloud_search', CASE WHEN i = 7 THEN 'Café Deadend' ELSE 'Restaurant ' || i END)
+            FROM generate_series(1, \(count)) AS i;
+            ANALYZE \(s).records;
+            """, database: fixture.url.database)
+        return store
+    }
+
+    static func plan(_ store: PostgresStore, _ predicate: LocalCloud.Predicate, sort: [QuerySortKey] = [], anchor: QueryAnchor? = nil) throws -> String {
+        let query = Query(recordType: "Restaurant", predicate: predicate)
+        var request = try QueryRequest(query: query, zoneID: .default, limit: 50, desiredKeys: ["name"])
+        request.sort = sort
+        request.anchor = anchor
+        return try store.explain(request, context: StoreContext(scope: .public, user: "alice"))
+    }
+
+    @Test func queryPlansUseTheirIndexes() throws {
+        let fixture = try PostgresFixture()
+        let store = try Self.loaded(fixture)
+        let newest = [QuerySortKey(key: "___createTime", ascending: false, location: nil)]
+
+        // Discover: one type newest first, first page and a keyset page: a range of the index, no sort.
+        let discover = try Self.plan(store, LocalCloud.Predicate(value: true), sort: newest)
+        #expect(discover.contains("Index Scan using records_by_type_created"), "\(discover)")
+        #expect(!discover.contains("Sort"), "\(discover)")
+        let page2 = try Self.plan(store, LocalCloud.Predicate(value: true), sort: newest, anchor: QueryAnchor(values: [.real(1_700_002_000)], rowID: 2000))
+        #expect(page2.contains("Index Scan using records_by_type_created"), "\(page2)")
+        #expect(!page2.contains("Sort"), "\(page2)")
+
+        // self CONTAINS: the tsvector's GIN index.
+        let text = try Self.plan(store, LocalCloud.Predicate(format: "self CONTAINS 'cafe'"), sort: newest)
+        #expect(text.contains("records_search"), "\(text)")
+
+        // A queryable field: its expression index.
+        let equal = try Self.plan(store, LocalCloud.Predicate(format: "type == 'type7'"))
+        #expect(equal.contains("lcx_f_type"), "\(equal)")
+
+        // Within a radius: the latitude band of the location's index.
+        let near = try Self.plan(store, LocalCloud.Predicate(format: "distanceToLocation:fromLocation:(place, %@) < 2", Location(latitude: 22.3, longitude: 114.2)))
+            .replacingOccurrences(of: "\n", with: " ")
+        #expect(near.contains("lcx_f_place_lat"), "\(near)")
+
+        // A queryable list: its GIN index.
+        let tags = try Self.plan(store, LocalCloud.Predicate(format: "tags CONTAINS 't5'"))
+        #expect(tags.contains("lcx_f_tags_gin"), "\(tags)")
+    }
+
+    @Test func expressionIndexesFollowTheSchema() throws {
+        let fixture = try PostgresFixture()
+        let container = fixture.container(user: "alice", checksIndexes: true)
+        let store = try Self.loaded(fixture)
+        #expect(try store.indexNames().contains("lcx_f_type"))
+        try container.updateSchema { schema in try schema.setIndex(.queryable, false, type: "Restaurant", field: "type") }
+        #expect(try !store.indexNames().contains("lcx_f_type"))
+        try container.updateSchema { schema in try schema.setIndex(.sortable, true, type: "Restaurant", field: "type") }
+        #expect(try store.indexNames().contains("lcx_f_type"))
+    }
+}
