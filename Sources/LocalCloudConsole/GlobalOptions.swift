@@ -14,10 +14,14 @@ import LocalCloudServer
 struct GlobalOptions: ParsableArguments {
     @OptionGroup var cloud: CloudOptions
 
+    /// One option, two meanings told apart by the value: a `postgresql://` URL picks the store
+    /// (issue 12's `--database`), `public` or `private` picks the CloudKit database of the records
+    /// and zones commands (round 1's `--database`). Both may be given.
     @Option(name: .long, help: ArgumentHelp(
-        "A PostgreSQL database instead of the data directory's SQLite files (default: LOCALCLOUD_DATABASE_URL).",
-        valueName: "postgresql://USER@HOST:PORT/DB"))
-    var database: String?
+        "A PostgreSQL database instead of the data directory's SQLite files (default: LOCALCLOUD_DATABASE_URL); "
+            + "on records and zones commands, public or private picks the CloudKit database. May be given twice.",
+        valueName: "postgresql://USER@HOST:PORT/DB | public | private"))
+    var database: [String] = []
 
     @Flag(name: .long, help: "Machine-readable JSON output.")
     var json = false
@@ -25,12 +29,33 @@ struct GlobalOptions: ParsableArguments {
     /// `--database`, else `LOCALCLOUD_DATABASE_URL`; `nil` for the SQLite files.
     /// - Throws: a one-line ``ConsoleFailure`` for a malformed URL.
     func databaseURL(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> PostgresURL? {
-        guard let text = database ?? environment["LOCALCLOUD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
+        let urls = database.filter { $0.contains("://") }
+        guard urls.count <= 1 else { throw ConsoleFailure(message: "--database: give one PostgreSQL URL, not \(urls.count)") }
+        guard let text = urls.first ?? environment["LOCALCLOUD_DATABASE_URL"].flatMap({ $0.isEmpty ? nil : $0 }) else { return nil }
         do {
             return try PostgresURL(text, environment: environment)
         } catch let error as CloudError {
             throw ConsoleFailure(message: error.message)
         }
+    }
+
+    func validate() throws {
+        for value in database where !value.contains("://") && RecordPlace.DatabaseName(rawValue: value) == nil {
+            throw ValidationError("--database: '\(value)' is neither public, private nor a postgresql:// URL")
+        }
+    }
+
+    /// `--database public|private`, for the commands that work in one CloudKit database.
+    /// - Throws: a one-line ``ConsoleFailure`` for a value that is neither a URL nor a database name.
+    func databaseName() throws -> RecordPlace.DatabaseName? {
+        let names = try database.filter { !$0.contains("://") }.map { value in
+            guard let name = RecordPlace.DatabaseName(rawValue: value) else {
+                throw ConsoleFailure(message: "--database: '\(value)' is neither public, private nor a postgresql:// URL")
+            }
+            return name
+        }
+        guard names.count <= 1 else { throw ConsoleFailure(message: "--database: give public or private once") }
+        return names.first
     }
 
     /// The container configuration, opening PostgreSQL when a database URL is given; connects

@@ -18,7 +18,7 @@ struct RecordsCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The record type.", valueName: "type")) var type: String
         @Option(help: ArgumentHelp("A predicate, e.g. \"name BEGINSWITH 'Ca'\".", valueName: "predicate")) var filter: String?
         @Option(help: ArgumentHelp("Sort by this field or creationDate/modificationDate.", valueName: "field")) var sort: String?
@@ -35,29 +35,29 @@ struct RecordsCommand: AsyncParsableCommand {
         func run() async throws {
             let keys = desiredKeys.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
             try await Session(global).queryRecords(type: type, filter: filter, sort: sort, descending: desc,
-                                                   limit: limit, desiredKeys: keys, place: place)
+                                                   limit: limit, desiredKeys: keys, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 
     struct Get: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Fetch one record by name.")
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The record name.", valueName: "name")) var name: String
 
         func run() async throws {
-            try await Session(global).getRecord(name: name, place: place)
+            try await Session(global).getRecord(name: name, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 
     struct Delete: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete one record by name.")
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The record name.", valueName: "name")) var name: String
 
         func run() async throws {
-            try await Session(global).deleteRecord(name: name, place: place)
+            try await Session(global).deleteRecord(name: name, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 
@@ -72,14 +72,14 @@ struct RecordsCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The record type.", valueName: "type")) var type: String
         @Argument(help: ArgumentHelp("Fields as field=value.", valueName: "field=value")) var fields: [String] = []
         @Option(help: ArgumentHelp("Attach a file as an Asset field (repeatable).", valueName: "field=path")) var asset: [String] = []
         @Option(help: ArgumentHelp("The record name (default: a new UUID).", valueName: "name")) var name: String?
 
         func run() async throws {
-            try await Session(global).createRecord(type: type, name: name, assignments: fields, assets: asset, place: place)
+            try await Session(global).createRecord(type: type, name: name, assignments: fields, assets: asset, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 
@@ -92,14 +92,14 @@ struct RecordsCommand: AsyncParsableCommand {
                 """
         )
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The JSON file to write.", valueName: "file")) var file: String
         @Option(help: ArgumentHelp("Only these record types, comma-separated (default: every type in the schema).", valueName: "types"))
         var types: String?
 
         func run() async throws {
             let only = types.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
-            try await Session(global).exportRecords(to: file, types: only, place: place)
+            try await Session(global).exportRecords(to: file, types: only, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 
@@ -109,26 +109,35 @@ struct RecordsCommand: AsyncParsableCommand {
             discussion: "Records keep their names; an existing record with the same name is overwritten. Creator and dates become the importing user's and now."
         )
         @OptionGroup var global: GlobalOptions
-        @OptionGroup var place: RecordPlace
+        @OptionGroup var zone: ZoneOption
         @Argument(help: ArgumentHelp("The JSON file to read.", valueName: "file")) var file: String
 
         func run() async throws {
-            try await Session(global).importRecords(from: file, place: place)
+            try await Session(global).importRecords(from: file, place: try RecordPlace(global: global, zone: zone, default: .public))
         }
     }
 }
 
-/// Which database and zone a records command works in.
-struct RecordPlace: ParsableArguments {
-    @Option(help: "public or private.") var database: DatabaseName = .public
-    @Option(help: ArgumentHelp("The zone (private database only; default _defaultZone).", valueName: "zone")) var zone: String?
+/// `--zone`, for the records commands.
+struct ZoneOption: ParsableArguments {
+    @Option(name: .customLong("zone"), help: ArgumentHelp("The zone (private database only; default _defaultZone).", valueName: "zone"))
+    var name: String?
+}
+
+/// Which database and zone a records command works in: `--database public|private` (the same
+/// option that takes a PostgreSQL URL; see ``GlobalOptions``) and `--zone`.
+struct RecordPlace {
+    var database: DatabaseName
+    var zone: String?
 
     enum DatabaseName: String, ExpressibleByArgument, CaseIterable {
         case `public`, `private`
     }
 
-    func validate() throws {
-        if zone != nil && database == .public {
+    init(global: GlobalOptions, zone: ZoneOption, default fallback: DatabaseName) throws {
+        database = try global.databaseName() ?? fallback
+        self.zone = zone.name
+        if self.zone != nil && database == .public {
             throw ValidationError("--zone needs --database private: custom zones live in the private database")
         }
     }

@@ -11,9 +11,8 @@ struct ZonesCommand: AsyncParsableCommand {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the zones of a database.")
         @OptionGroup var global: GlobalOptions
-        @Option(help: "public or private.") var database: RecordPlace.DatabaseName = .private
 
-        func run() async throws { try await Session(global).listZones(database: database) }
+        func run() async throws { try await Session(global).listZones(database: global.databaseName() ?? .private) }
     }
 
     struct Create: AsyncParsableCommand {

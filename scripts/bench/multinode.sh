@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# Scale-out benchmark (issue 12): the server on SQLite and on PostgreSQL, one node and two.
+#
+#   scripts/bench/multinode.sh [--records 100000] [--duration 10] [--growth "10000 100000 1000000"]
+#
+# In one run, on this machine, with release builds:
+#   - wrk on the Discover page (records/query, 50 rows) and on saves (records/modify create), 32
+#     connections, against: one node on SQLite; one node on PostgreSQL; two nodes on PostgreSQL
+#     behind nginx (deploy/nginx/localcloud.conf). --records restaurants in each store.
+#   - each node's CPU time during the runs and its peak memory (VmHWM);
+#   - commit on node 1 → SSE delivery on node 2 (scripts/bench/sse_latency.py, 200 saves);
+#   - time per Discover page (first page and a page 5,000 rows deep by continuation marker) as
+#     PostgreSQL grows through --growth restaurants: flat if the keyset index does its job.
+# Prints Markdown tables for docs/PERFORMANCE.md.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+RECORDS=100000
+DURATION=10
+GROWTH="10000 100000 1000000"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --records) RECORDS="$2"; shift 2 ;;
+    --duration) DURATION="$2"; shift 2 ;;
+    --growth) GROWTH="$2"; shift 2 ;;
+    *) echo "usage: $0 [--records N] [--duration SECONDS] [--growth \"N1 N2 …\"]" >&2; exit 2 ;;
+  esac
+done
+for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
+
+swift build -c release --product localcloud >&2
+swift build -c release --product localcloud-bench >&2
+BIN="$(swift build -c release --show-bin-path)"
+export LOCALCLOUD_BIN="$BIN/localcloud"
+source Tests/EndToEnd/support/serve.sh
+source Tests/EndToEnd/support/postgres.sh
+
+TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-multinode-bench.XXXXXX")"
+PIDS=()
+NGINX_PID=""
+cleanup() {
+  [ -n "$NGINX_PID" ] && { kill -TERM "$NGINX_PID" 2>/dev/null; wait "$NGINX_PID" 2>/dev/null; } || true
+  for pid in "${PIDS[@]+"${PIDS[@]}"}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  pg_stop >/dev/null 2>&1 || true
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+wait_for() { local deadline=$((SECONDS + $1)); shift; until "$@" >/dev/null 2>&1; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.05; done; }
+
+C=iCloud.FoodPin
+pg_start >&2
+DB="$PG_URL"
+SQLITE="$TMP/sqlite"
+"$BIN/localcloud-bench" seed --data-dir "$SQLITE" --records "$RECORDS" --container "$C" >&2
+"$BIN/localcloud-bench" seed --database "$DB" --records "$RECORDS" --container "$C" >&2
+
+# credentials STORE-ARGS… → API and USER_TOKEN for that store
+credentials() {
+  API="$("$LOCALCLOUD_BIN" "$@" --container "$C" tokens create --name bench)"
+  printf 'bench-password\n' | "$LOCALCLOUD_BIN" "$@" --container "$C" users add bencher --password-stdin >/dev/null
+  USER_TOKEN="$("$LOCALCLOUD_BIN" "$@" --container "$C" users token bencher)"
+}
+# start_node NAME PORT STORE-ARGS… → the node's pid appended to PIDS, NODE_URL
+start_node() {
+  local name="$1" port="$2"; shift 2
+  LOCALCLOUD_LOG_LEVEL=warning "$LOCALCLOUD_BIN" serve "$@" --data-dir "$TMP/$name" --host 127.0.0.1 --port "$port" \
+    >"$TMP/$name.out" 2>"$TMP/$name.log" &
+  PIDS+=($!)
+  wait_for 60 grep -q '^listening on' "$TMP/$name.out" || { cat "$TMP/$name.log" >&2; exit 1; }
+  NODE_URL="http://127.0.0.1:$port"
+}
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
+cat > "$TMP/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = [[$DISCOVER]]
+wrk.headers["Content-Type"] = "application/json"
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
+end
+LUA
+cat > "$TMP/save.lua" <<'LUA'
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local counter = 0
+local thread_id = 0
+setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
+request = function()
+  counter = counter + 1
+  local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
+  local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
+    '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
+  return wrk.format(nil, nil, nil, body)
+end
+done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
+end
+LUA
+measure() { wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$2" | sed -n 's/^RESULT //p'; }
+
+# bench_setup LABEL BASE-URL NODE-PIDS…: wrk on Discover and saves, CPU seconds and peak memory per node.
+bench_setup() {
+  local label="$1" base="$2"; shift 2
+  local -a before=()
+  for pid in "$@"; do before+=("$(cpu_ticks "$pid")"); done
+  read -r rps p50 p99 errors < <(measure "$TMP/post.lua" "$base/database/1/$C/development/public/records/query?ckAPIToken=$API")
+  echo "| $label | Discover page | $rps | $p50 | $p99 | $errors |"
+  read -r rps p50 p99 errors < <(measure "$TMP/save.lua" "$base/database/1/$C/development/public/records/modify?ckAPIToken=$API&ckWebAuthToken=$USER_TOKEN")
+  echo "| $label | Saves | $rps | $p50 | $p99 | $errors |"
+  local i=0 hz; hz="$(getconf CLK_TCK)"
+  for pid in "$@"; do
+    NODE_NOTES+=("$label, node $((i + 1)): $(python3 -c "print(f'{($(cpu_ticks "$pid") - ${before[$i]}) / $hz:.1f}')") CPU s over $((2 * DURATION)) s of load, peak memory $(awk '/VmHWM/ {print $2, $3}' "/proc/$pid/status")")
+    i=$((i + 1))
+  done
+}
+NODE_NOTES=()
+
+echo "| Setup | Measure (32 connections) | Requests/s | p50 ms | p99 ms | Errors |"
+echo "|---|---|---:|---:|---:|---:|"
+credentials --data-dir "$SQLITE"
+start_node sqlite "$(free_port)" --data-dir "$SQLITE"
+bench_setup "1 node, SQLite" "$NODE_URL" "${PIDS[-1]}"
+kill -TERM "${PIDS[-1]}"; wait "${PIDS[-1]}" 2>/dev/null || true; unset 'PIDS[-1]'
+
+credentials --database "$DB"
+PORT1="$(free_port)"; PORT2="$(free_port)"; PORT_LB="$(free_port)"
+start_node pg1 "$PORT1" --database "$DB"; NODE1="$NODE_URL"; PID1="${PIDS[-1]}"
+bench_setup "1 node, PostgreSQL" "$NODE1" "$PID1"
+start_node pg2 "$PORT2" --database "$DB"; NODE2="$NODE_URL"; PID2="${PIDS[-1]}"
+mkdir -p "$TMP/nginx"
+sed -e "s/127.0.0.1:8080/127.0.0.1:$PORT_LB/" -e "s/127.0.0.1:8081/127.0.0.1:$PORT1/" -e "s/127.0.0.1:8082/127.0.0.1:$PORT2/" \
+  deploy/nginx/localcloud.conf > "$TMP/nginx/localcloud.conf"
+cat > "$TMP/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $TMP/nginx/nginx.pid;
+error_log $TMP/nginx/error.log warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    client_body_temp_path $TMP/nginx/body;
+    proxy_temp_path $TMP/nginx/proxy;
+    fastcgi_temp_path $TMP/nginx/fastcgi;
+    uwsgi_temp_path $TMP/nginx/uwsgi;
+    scgi_temp_path $TMP/nginx/scgi;
+    include $TMP/nginx/localcloud.conf;
+}
+CONF
+nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' &
+NGINX_PID=$!
+wait_for 30 curl -sf -o /dev/null -X POST --data "$DISCOVER" "http://127.0.0.1:$PORT_LB/database/1/$C/development/public/records/query?ckAPIToken=$API"
+bench_setup "2 nodes, PostgreSQL, nginx" "http://127.0.0.1:$PORT_LB" "$PID1" "$PID2"
+echo
+for note in "${NODE_NOTES[@]}"; do echo "- $note"; done
+echo
+read -r p50 p99 max count < <(python3 scripts/bench/sse_latency.py --writer "$NODE1" --reader "$NODE2" --container "$C" \
+  --api-token "$API" --user-token "$USER_TOKEN" --saves 200)
+echo "Commit on node 1 → SSE event on node 2 ($count saves): p50 $p50 ms, p99 $p99 ms, max $max ms"
+echo
+
+# Page time as PostgreSQL grows (the Discover query's first page and a page 5,000 rows deep).
+echo "| Restaurants in PostgreSQL | First page p50 ms | Page at row 5,000 p50 ms |"
+echo "|---:|---:|---:|"
+# A database of its own, grown in steps, behind one node.
+pg_psql "CREATE DATABASE growth" >/dev/null
+GROW_DB="${DB%/*}/growth"
+credentials --database "$GROW_DB"
+start_node grow "$(free_port)" --database "$GROW_DB"; GROW_NODE="$NODE_URL"
+count() { "$LOCALCLOUD_BIN" --database "$GROW_DB" --container "$C" --json status | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
+have="$(count)"
+for target in $GROWTH; do
+  if [ "$target" -gt "$have" ]; then
+    "$BIN/localcloud-bench" seed --database "$GROW_DB" --records "$((target - have))" --container "$C" >&2
+  fi
+  have="$(count)"
+  python3 - "$GROW_NODE" "$C" "$API" "$have" <<'PY'
+import json, statistics, sys, time, urllib.request
+base, container, api, target = sys.argv[1:]
+url = f"{base}/database/1/{container}/development/public/records/query?ckAPIToken={api}"
+query = {"recordType": "Restaurant", "sortBy": [{"fieldName": "___createTime", "ascending": False}]}
+def page(marker=None):
+    body = {"query": query, "resultsLimit": 50, "desiredKeys": ["name", "type", "location"]}
+    if marker: body["continuationMarker"] = marker
+    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={"Content-Type": "application/json"})
+    start = time.perf_counter()
+    with urllib.request.urlopen(request) as response:
+        result = json.loads(response.read())
+    return (time.perf_counter() - start) * 1000, result.get("continuationMarker")
+first = [page()[0] for _ in range(50)]
+marker = None
+for _ in range(100):   # 100 pages of 50: row 5,000
+    _, marker = page(marker)
+deep = [page(marker)[0] for _ in range(50)]
+print(f"| {int(target):,} | {statistics.median(first):.2f} | {statistics.median(deep):.2f} |")
+PY
+done
