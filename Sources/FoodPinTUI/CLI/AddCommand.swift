@@ -6,7 +6,9 @@ import Foundation
 /// (``CloudDiscoverBackend/save(_:)``: one check of the fields, one decode of the image).
 ///
 /// Exit codes: 0 saved (prints the record name), 2 invalid input (a field or the image),
-/// 1 the cloud refused or failed. Every message is one line on stderr.
+/// 1 the cloud refused or failed. Every message is one line on stderr. On a server that cannot be
+/// reached the add waits in the outbox (`queued: NAME (uploads when the server is reachable)`,
+/// exit 0) unless `--no-queue` is given (exit 1).
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -33,6 +35,9 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A photo; scaled to at most 1024 pixels wide.", valueName: "path"))
     var image: String?
 
+    @Flag(name: .customLong("no-queue"), help: "On a server that cannot be reached, fail instead of queueing the add.")
+    var noQueue = false
+
     mutating func run() throws {
         // What the form would hold: trimmed, `~` expanded, at most each field's length.
         let draft = RestaurantForm(
@@ -40,12 +45,15 @@ struct AddCommand: ParsableCommand {
                                    description: description ?? "", imagePath: image),
             services: .live
         ).draft
-        let session = CloudSession(options: options)
+        let session = CloudSession(options: options, queuesWhenOffline: !noQueue)
         let (backend, seeder) = (session.backend, session.seeder)
         do {
             let saved = try runBlocking {
                 try seeder?.ensureSchema()   // no samples here: see CloudSession
                 return try await backend.save(draft)
+            }
+            if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id }) {
+                printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")
             }
             print(saved.id)
         } catch {

@@ -31,6 +31,9 @@ extension Container {
         public var apiToken: String?
         /// The signed-in user's web auth token on that server (`ckWebAuthToken`).
         public var webAuthToken: String?
+        /// On a server: whether creates and deletes made while it cannot be reached are queued and
+        /// uploaded later (`true`), or fail with `networkUnavailable`/`networkFailure`.
+        package var queuesWhenOffline = true
         /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
         package var storeOpener: StoreOpener?
 

@@ -40,27 +40,32 @@ extension RemoteStore {
             // The cache holds a copy first: the saved record's asset then reads locally, and the
             // bytes sent are the bytes hashed.
             let (digest, _) = try assetCache.importFile(file)
-            let cached = assetCache.url(forDigest: digest)
-            let tokens = try client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
-                "recordType": .string(record.recordType), "fieldName": .string(key),
-                "recordName": .string(record.recordID.recordName),
-            ])])]), idempotent: true)
-            guard let url = tokens.at("tokens", "0", "url")?.stringValue else {
-                throw CloudError(.networkFailure, "\(client.endpoint.host) gave no upload URL for \(key)")
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = Array(try Data(contentsOf: cached))
-            } catch {
-                throw CloudError(.assetFileNotFound, "Cannot read the asset for \(key): \(error.localizedDescription)")
-            }
-            let uploaded = try client.upload(bytes, to: url)
-            guard let single = uploaded["singleFile"], single["receipt"]?.stringValue == digest else {
-                throw CloudError(.networkFailure, "\(client.endpoint.host) did not confirm the upload of \(key)")
-            }
-            receipts[key] = .object(["value": single, "type": .string("ASSETID")])
+            receipts[key] = try uploadCachedAsset(digest: digest, field: key, recordType: record.recordType,
+                                                  recordName: record.recordID.recordName, context: context)
         }
         return receipts
+    }
+
+    /// Uploads the cached bytes of `digest` for a record's field: `{value: {receipt, …}, type: ASSETID}`.
+    func uploadCachedAsset(digest: String, field: String, recordType: String, recordName: String,
+                           context: StoreContext) throws -> JSONValue {
+        let tokens = try client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
+            "recordType": .string(recordType), "fieldName": .string(field), "recordName": .string(recordName),
+        ])])]), idempotent: true)
+        guard let url = tokens.at("tokens", "0", "url")?.stringValue else {
+            throw CloudError(.networkFailure, "\(client.endpoint.host) gave no upload URL for \(field)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: assetCache.url(forDigest: digest)))
+        } catch {
+            throw CloudError(.assetFileNotFound, "Cannot read the asset for \(field): \(error.localizedDescription)")
+        }
+        let uploaded = try client.upload(bytes, to: url)
+        guard let single = uploaded["singleFile"], single["receipt"]?.stringValue == digest else {
+            throw CloudError(.networkFailure, "\(client.endpoint.host) did not confirm the upload of \(field)")
+        }
+        return .object(["value": single, "type": .string("ASSETID")])
     }
 
     // MARK: AssetStorage

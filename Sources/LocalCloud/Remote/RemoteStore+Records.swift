@@ -46,6 +46,21 @@ extension RemoteStore {
 
     package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
         guard !items.isEmpty else { return [] }
+        do {
+            return try send(items, atomically: atomically, context: context)
+        } catch let error as CloudError where Self.isOffline(error) && configuration.queuesWhenOffline {
+            // Creates and deletes wait in the outbox; anything that needs the server's copy fails now.
+            guard let queued = try enqueue(items, context: context) else { throw error }
+            return queued
+        }
+    }
+
+    /// The server cannot be reached, or the connection broke (the request may or may not have landed).
+    static func isOffline(_ error: CloudError) -> Bool {
+        error.code == .networkUnavailable || error.code == .networkFailure
+    }
+
+    private func send(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
         var operations: [JSONValue] = []
         var types: [String] = []
         for item in items {

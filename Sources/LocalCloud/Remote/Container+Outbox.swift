@@ -1,0 +1,8 @@
+extension Container {
+    /// Creates and deletes made while the server could not be reached, oldest first, that have not
+    /// reached it yet (with the server's reason when it refused one). Always empty for a local container.
+    package func pendingChanges() -> [PendingChange] {
+        guard let store = try? core.store() as? RemoteStore else { return [] }
+        return (try? store.pendingChanges()) ?? []
+    }
+}
