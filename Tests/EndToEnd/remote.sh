@@ -8,10 +8,11 @@
 # - with the server down, bob's `foodpin add --no-queue` fails (exit 1) and `foodpin add` queues
 #   (exit 0, "queued: NAME (uploads when the server is reachable)");
 # - the server restarts on the same port: `r` works again; bob's queued add uploads once, with its
-#   photo, and alice sees it; bob's `foodpin list --json` has the photos;
+#   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
-# Not covered yet (not built): the cached list at launch and queued rows in the TUI (issue 11).
+# - alice quits and relaunches with the server down: the cached list shows, the status says offline;
+# Not covered yet (not built): queued rows at the top of the TUI's list, marked waiting (issue 11).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/support/serve.sh"
@@ -86,6 +87,13 @@ as_bob "$E2E_BIN" add --name "Bob's Queued" --type Ethiopian --location "Gondar"
   || fail "unexpected output of an offline add: $(cat "$E2E_TMP/queued.err")"
 pass "with the server down, add --no-queue exits 1 and add queues with one line on stderr (exit 0)"
 
+send q
+expect_exit 0
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "Bob's Injera" 10
+wait_for "offline · 1 cached" 10
+pass "alice quits and relaunches with the server down: the cached list, and the status says offline"
+
 serve_start "$SERVER" --port "$PORT"
 [ "${SERVE_URL##*:}" = "$PORT" ] || fail "the server came back on another port: $SERVE_URL"
 send r
@@ -107,10 +115,17 @@ for name in ["Bob's Injera", "Bob's Queued"]:
     assert matching[0].get("imageFile") and os.path.getsize(matching[0]["imageFile"]) > 10000, matching[0]
 assert not any(r["name"] == "Bob's Refused" for r in rows)
 PY
-wait_for "1 new restaurant — press r" 10
 send r
 wait_for "Bob's Queued" 10
 pass "bob's queued add uploads once with its photo when the server is back, and alice sees it"
+
+# Alice's screen started offline: it subscribes once the server answers (its event stream shows in
+# the restarted server's log), and live updates resume.
+alice_streams() { grep -q "GET /database/1/iCloud.FoodPin/development/notifications 200" "$SERVE_LOG"; }
+poll_until 20 "alice's screen did not subscribe again after the restart" alice_streams
+as_bob "$E2E_BIN" add --name "Bob's Back Online" --type Cafe --location Harar >/dev/null 2>&1
+wait_for "1 new restaurant — press r" 20
+pass "live updates resume on a screen that started offline"
 
 echo "=== remote: signed out"
 lc users signout alice >/dev/null

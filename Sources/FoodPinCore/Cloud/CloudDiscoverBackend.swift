@@ -109,7 +109,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             let limit = min(max(1, limit), QueryOperation.maximumResultsLimit)
             let (matches, cursor) = try await query(database, RestaurantRecord.listKeys, limit)
             let restaurants = matches.compactMap { _, result in (try? result.get()).map(RestaurantRecord.restaurant(from:)) }
-            return DiscoverPage(restaurants: restaurants, cursor: cursor.map { PageCursor($0) })
+            var page = DiscoverPage(restaurants: restaurants, cursor: cursor.map { PageCursor($0) })
+            page.isFromCache = container.serverIsReachable == false
+            return page
         } catch {
             throw DiscoverError(error, while: .loadFailed)
         }
@@ -156,15 +158,24 @@ package final class CloudDiscoverBackend: DiscoverBackend {
         let ownRecordName = container.configuration.user.map { "_" + $0 }
         return AsyncStream<[RemoteChange]> { continuation in
             let task = Task {
-                do {
-                    let subscription = QuerySubscription(
-                        recordType: RestaurantRecord.recordType, predicate: Predicate(value: true),
-                        subscriptionID: Self.subscriptionID,
-                        options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
-                    _ = try await database.save(subscription)
-                } catch {
-                    continuation.finish()
-                    return
+                let subscription = QuerySubscription(
+                    recordType: RestaurantRecord.recordType, predicate: Predicate(value: true),
+                    subscriptionID: Self.subscriptionID,
+                    options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
+                var attempt = 0
+                while true {
+                    do {
+                        _ = try await database.save(subscription)
+                        break
+                    } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
+                        // A server that is away (a remote container started offline): subscribe once it answers.
+                        try? await Task.sleep(for: .seconds(min(5, 1 << min(attempt, 3))))
+                        attempt += 1
+                        if Task.isCancelled { break }
+                    } catch {
+                        continuation.finish()
+                        return
+                    }
                 }
                 for await notification in container.notifications {
                     guard notification.subscriptionID == Self.subscriptionID, let id = notification.recordID else { continue }

@@ -237,6 +237,11 @@ extension AppState {
         return [.refresh(limit: config.pageSize)]
     }
 
+    /// The list came from the local cache: the server is away; `r` tries it again.
+    mutating func showOffline() {
+        errorBanner = ErrorBanner(message: "offline · \(list.count) cached", retry: .refresh(limit: config.pageSize))
+    }
+
     mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
         switch (request, result) {
         case (.first, .success(let page)):
@@ -244,6 +249,7 @@ extension AppState {
             errorBanner = nil
             list.replace(with: page)
             if list.selectedIndex == nil { list.select(index: 0) }
+            if page.isFromCache { showOffline() }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
             errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: list.count),
@@ -256,6 +262,7 @@ extension AppState {
             list.mergeRefresh(page)
             if list.selectedIndex == nil { list.select(index: 0) }
             restoreViewport(place)
+            if page.isFromCache { showOffline() }
         case (.refresh, .failure(let error)):
             isRefreshing = false
             errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: list.count), retry: .refresh(limit: config.pageSize))

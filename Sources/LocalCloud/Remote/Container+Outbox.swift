@@ -5,4 +5,11 @@ extension Container {
         guard let store = try? core.store() as? RemoteStore else { return [] }
         return (try? store.pendingChanges()) ?? []
     }
+
+    /// For a remote container: whether its last request reached the server (`false` while reads
+    /// come from the local cache and changes wait in the outbox). `nil` for a local container.
+    package var serverIsReachable: Bool? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        return store.reachable.load(ordering: .relaxed)
+    }
 }

@@ -84,8 +84,9 @@ extension RemoteStore {
         }
         noteOwnChanges([item.recordID.recordName])
         // Idempotent by construction: a repeated create answers EXISTS, a repeated delete NOT_FOUND.
-        let answer = try client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]),
-                                         idempotent: true)
+        let answer = try reaching {
+            try client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]), idempotent: true)
+        }
         noteChange()
         let result = answer.at("records", "0") ?? .null
         switch Self.itemError(result)?.code {

@@ -35,6 +35,10 @@ package final class RemoteStore: CloudStore {
 
     /// Creates and deletes waiting for the server.
     let outbox: Outbox
+    /// The last answers, for reading while the server is away.
+    let responses: ResponseCache
+    /// Whether the last request reached the server (`false` after a network failure).
+    let reachable = Atomic<Bool>(true)
     let uploader = OutboxUploader()
 
     init(client: WebServicesClient, configuration: Container.Configuration) throws {
@@ -45,6 +49,7 @@ package final class RemoteStore: CloudStore {
             .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"))
+        responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"))
     }
 
     /// The store for a configuration with a ``Container/Configuration/serverURL``.

@@ -47,3 +47,19 @@ import Testing
         #expect(broken.banner(couldNot: "load restaurants", cached: 0) == "offline · 0 cached")
     }
 }
+
+extension RemoteStatusTests {
+    @Test func aPageFromTheCacheShowsTheListAndSaysOffline() {
+        var state = AppState(config: remoteConfig(), width: 50, height: 12, now: testNow)
+        send(&state, .start)
+        var cached = page(restaurants(0..<2))
+        cached.isFromCache = true
+        send(&state, .pageLoaded(.first, .success(cached)))
+        let lines = view(state, width: 50, height: 12).lines
+        #expect(lines[1].trimmingCharacters(in: .whitespaces) == "✗ offline · 2 cached — r to retry")
+        #expect(lines[2].contains("Restaurant r0"), "the cached list is drawn at once")
+        #expect(send(&state, .key(.character("r"))) == [.refresh(limit: 50)], "r asks the server again")
+        send(&state, .pageLoaded(.refresh, .success(page(restaurants(0..<3)))))
+        #expect(state.errorBanner == nil, "back online: the status clears")
+    }
+}
