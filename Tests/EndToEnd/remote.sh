@@ -11,8 +11,8 @@
 #   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
-# - alice quits and relaunches with the server down: the cached list shows, the status says offline;
-# Not covered yet (not built): queued rows at the top of the TUI's list, marked waiting (issue 11).
+# - alice adds a restaurant through the form while offline: at the top, "waiting to upload";
+# - alice quits and relaunches with the server down: the cached list and her queued add show;
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/support/serve.sh"
@@ -79,6 +79,17 @@ wait_for "offline · 1 cached" 20
 screen_has "Bob's Injera" || fail "the list went away when the server did"
 pass "with the server killed, alice's status says offline and the list stays"
 
+send a
+wait_for "New Restaurant"
+send_text "Alice Offline"; send Tab
+send_text "Cafe";          send Tab
+send_text "Lyon";          send Tab Tab Tab
+send_text "$PHOTO"
+send C-s
+wait_for "waiting to upload" 30
+screen_has "Alice Offline" || fail "alice's offline add is not on the list"
+pass "alice adds a restaurant through the form while offline: at the top, marked waiting to upload"
+
 status=0
 as_bob "$E2E_BIN" add --no-queue --name "Bob's Refused" --type Cafe --location Nowhere >/dev/null 2>"$E2E_TMP/noqueue.err" || status=$?
 [ "$status" = 1 ] || fail "add --no-queue with the server down exited $status, not 1"
@@ -92,7 +103,9 @@ expect_exit 0
 e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
 wait_for "Bob's Injera" 10
 wait_for "offline · 1 cached" 10
-pass "alice quits and relaunches with the server down: the cached list, and the status says offline"
+wait_for "Alice Offline" 10
+wait_for "waiting to upload" 10
+pass "alice quits and relaunches with the server down: the cached list and her queued add, the status says offline"
 
 serve_start "$SERVER" --port "$PORT"
 [ "${SERVE_URL##*:}" = "$PORT" ] || fail "the server came back on another port: $SERVE_URL"
@@ -106,10 +119,14 @@ bob_has_queued() {
   as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && grep -q "Bob's Queued" "$E2E_TMP/bob.json"
 }
 poll_until 30 "bob's queued add did not upload" bob_has_queued
-python3 - "$E2E_TMP/bob.json" <<'PY' || fail "bob's list --json does not have his restaurants with their photos, once each"
+bob_sees_alices() {
+  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && grep -q "Alice Offline" "$E2E_TMP/bob.json"
+}
+poll_until 30 "alice's queued add did not upload (her screen is open: it uploads on its own)" bob_sees_alices
+python3 - "$E2E_TMP/bob.json" <<'PY' || fail "bob's list --json does not have the restaurants with their photos, once each"
 import json, sys, os
 rows = json.load(open(sys.argv[1]))
-for name in ["Bob's Injera", "Bob's Queued"]:
+for name in ["Bob's Injera", "Bob's Queued", "Alice Offline"]:
     matching = [r for r in rows if r["name"] == name]
     assert len(matching) == 1, (name, len(matching))
     assert matching[0].get("imageFile") and os.path.getsize(matching[0]["imageFile"]) > 10000, matching[0]
@@ -117,7 +134,8 @@ assert not any(r["name"] == "Bob's Refused" for r in rows)
 PY
 send r
 wait_for "Bob's Queued" 10
-pass "bob's queued add uploads once with its photo when the server is back, and alice sees it"
+wait_gone "waiting to upload" 10
+pass "queued adds (alice's from the form, bob's from foodpin add) upload once with their photos when the server is back"
 
 # Alice's screen started offline: it subscribes once the server answers (its event stream shows in
 # the restarted server's log), and live updates resume.

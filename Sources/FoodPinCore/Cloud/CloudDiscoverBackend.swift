@@ -46,7 +46,27 @@ package final class CloudDiscoverBackend: DiscoverBackend {
 
     package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
+        return withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+    }
+
+    /// The first page as it will be once the outbox has uploaded: adds made offline at the top,
+    /// marked waiting (or with the server's refusal), deletes made offline left out.
+    func withPendingChanges(_ page: DiscoverPage) -> DiscoverPage {
+        let pending = container.pendingChanges()
+        guard !pending.isEmpty else { return page }
+        var page = page
+        let deleted = Set(pending.filter(\.isDelete).map(\.recordID.recordName))
+        page.restaurants.removeAll { deleted.contains($0.id) }
+        let waiting = pending.reversed().compactMap { change -> Restaurant? in
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType else { return nil }
+            var restaurant = RestaurantRecord.restaurant(from: record)
+            restaurant.isWaiting = true
+            restaurant.uploadFailure = change.failure
+            return restaurant
+        }
+        let ids = Set(waiting.map(\.id))
+        page.restaurants = waiting + page.restaurants.filter { !ids.contains($0.id) }
+        return page
     }
 
     package func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {

@@ -24,6 +24,8 @@ final class Outbox: Sendable {
         var assets: [String: String]
         /// Why the server refused it, once it did.
         var failure: String?
+        /// When it was queued.
+        var queued = Date()
     }
 
     private let queue: DatabaseQueue
@@ -99,6 +101,6 @@ final class Outbox: Sendable {
         let assets = ((try? JSONValue.parse(Array(assetsText.utf8)))?.objectValue ?? [:]).compactMapValues(\.stringValue)
         return Item(sequence: row["sequence"], scope: scope, kind: kind,
                     recordID: Record.ID(recordName: row["recordName"], zoneID: zone), record: record, assets: assets,
-                    failure: row["failure"])
+                    failure: row["failure"], queued: Date(timeIntervalSince1970: row["queued"]))
     }
 }

@@ -49,9 +49,23 @@ extension RemoteStore {
         return results
     }
 
-    /// Changes waiting in the outbox, oldest first (refused ones with their reason).
+    /// Changes waiting in the outbox, oldest first (refused ones with their reason); a create
+    /// carries its record, assets pointing at the cached files.
     package func pendingChanges() throws -> [PendingChange] {
-        try outbox.items().map { PendingChange(recordID: $0.recordID, isDelete: $0.kind == .delete, failure: $0.failure) }
+        try outbox.items().map { item in
+            var record: Record?
+            if case .object(var json)? = item.record {
+                var fields = json["fields"]?.objectValue ?? [:]
+                for (field, digest) in item.assets {
+                    fields[field] = .object(["value": .object(["fileChecksum": .string(digest)]), "type": .string("ASSETID")])
+                }
+                json["fields"] = .object(fields)
+                json["created"] = .object(["timestamp": .number(item.queued.timeIntervalSince1970 * 1000),
+                                           "userRecordName": configuration.user.map { .string("_" + $0) } ?? .null])
+                record = try? RemoteWire.serverRecord(.object(json), zoneID: item.recordID.zoneID, assetFile: cachedAsset)
+            }
+            return PendingChange(recordID: item.recordID, isDelete: item.kind == .delete, failure: item.failure, record: record)
+        }
     }
 
     func startUploading() {
@@ -104,11 +118,13 @@ extension RemoteStore {
 }
 
 /// A change a remote container made offline that has not reached the server yet.
-package struct PendingChange: Sendable, Hashable {
+package struct PendingChange: Sendable {
     package var recordID: Record.ID
     package var isDelete: Bool
     /// Why the server refused it; `nil` while it waits.
     package var failure: String?
+    /// A create's record, as it will be saved.
+    package var record: Record?
 }
 
 /// The outbox's one upload thread: started when there is something to send, it sends changes

@@ -26,6 +26,8 @@ extension RemoteStore {
                                                                 "desiredKeys": body["desiredKeys"] ?? .null])
                     if let cached = try? responses.value(for: key) {
                         results[id] = .success(try RemoteWire.serverRecord(cached, zoneID: zone, assetFile: cachedAsset))
+                    } else if let pending = pendingRecord(id) {
+                        results[id] = .success(pending)
                     } else {
                         var failure = error
                         failure.recordID = id
@@ -37,13 +39,19 @@ extension RemoteStore {
             for (id, item) in zip(zoneIDs, items) {
                 if var error = Self.itemError(item) {
                     error.recordID = id
-                    results[id] = .failure(error)
+                    // Saved offline and not uploaded yet: the outbox has it.
+                    results[id] = error.code == .unknownItem ? pendingRecord(id).map { .success($0) } ?? .failure(error) : .failure(error)
                 } else {
                     results[id] = .success(try record(item, zone: zone))
                 }
             }
         }
         return results
+    }
+
+    /// A create waiting in the outbox, as it will be saved.
+    func pendingRecord(_ id: Record.ID) -> Record? {
+        (try? pendingChanges())?.first { $0.recordID == id && !$0.isDelete }?.record
     }
 
     /// A cache key: what was asked, of which database, by whom.

@@ -63,3 +63,16 @@ extension RemoteStatusTests {
         #expect(state.errorBanner == nil, "back online: the status clears")
     }
 }
+
+extension RemoteStatusTests {
+    @Test func anAddWaitingToUploadIsMarkedAndARefusalIsShownOnItsRow() {
+        var items = restaurants(0..<2)
+        items[0].isWaiting = true
+        items[1].isWaiting = true
+        items[1].uploadFailure = "Permission Failure: not yours"
+        let state = AppState.loaded(items, width: 50, height: 12, config: remoteConfig())
+        let lines = view(state, width: 50, height: 12).lines
+        #expect(lines[4].contains("⧗ waiting to upload"))
+        #expect(lines[7].contains("✗ not uploaded: Permission Failure: no"), "never silently dropped")
+    }
+}
