@@ -9,6 +9,8 @@
 #   (exit 0, "queued: NAME (uploads when the server is reachable)");
 # - the server restarts on the same port: `r` works again; bob's queued add uploads once, with its
 #   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
+# - bob deletes a restaurant while alice's network is down (a proxy she goes through is killed):
+#   it disappears from alice's list once she reconnects;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
 # - alice adds a restaurant through the form while offline: at the top, "waiting to upload";
@@ -144,6 +146,45 @@ poll_until 20 "alice's screen did not subscribe again after the restart" alice_s
 as_bob "$E2E_BIN" add --name "Bob's Back Online" --type Cafe --location Harar >/dev/null 2>&1
 wait_for "1 new restaurant — press r" 20
 pass "live updates resume on a screen that started offline"
+
+echo "=== remote: a deletion while alice is away"
+# Alice's own network goes down while the server stays up for bob: she reaches it through a proxy.
+PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PROXY_PID=""
+proxy_start() {
+  python3 "$E2E_ROOT/Tests/EndToEnd/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
+  PROXY_PID=$!
+  poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"
+}
+proxy_stop() { [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; PROXY_PID=""; }; }
+trap 'proxy_stop; serve_kill; e2e_cleanup' EXIT
+proxy_start
+send q
+expect_exit 0
+echo "alice-secret" | as_alice "$E2E_BIN" login "http://127.0.0.1:$PROXY_PORT" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "Bob's Back Online" 20
+proxy_stop
+send r
+wait_for "offline ·" 20
+BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json" 2>/dev/null || true)"
+if [ -z "$BACK_ONLINE" ]; then
+  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json"
+  BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json")"
+fi
+BOB_API="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["apiToken"])' "$BOB/config/localcloud/credentials.json")"
+BOB_WEB="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["webAuthToken"])' "$BOB/config/localcloud/credentials.json")"
+curl -sf -X POST -H 'Content-Type: application/json' \
+  -d "{\"operations\": [{\"operationType\": \"forceDelete\", \"record\": {\"recordName\": \"$BACK_ONLINE\"}}]}" \
+  "$SERVE_URL/database/1/iCloud.FoodPin/development/public/records/modify?ckAPIToken=$BOB_API&ckWebAuthToken=$BOB_WEB" >/dev/null \
+  || fail "bob could not delete his restaurant"
+screen_has "Bob's Back Online" || fail "alice's cached list lost the row before she reconnected"
+proxy_start
+send r
+wait_gone "Bob's Back Online" 20
+wait_gone "offline" 10
+screen_has "Bob's Queued" || fail "the other rows went away"
+pass "a restaurant bob deletes while alice is offline disappears from her list once she reconnects"
 
 echo "=== remote: signed out"
 lc users signout alice >/dev/null
