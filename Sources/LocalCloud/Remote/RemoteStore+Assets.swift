@@ -7,10 +7,37 @@ extension RemoteStore {
 
     var assetCache: AssetStore { AssetStore(root: assetCacheDirectory, sizeLimit: configuration.assetSizeLimit) }
 
-    /// The cached file for a digest, or `nil` when it has not been downloaded.
+    /// The cached file for a digest, or `nil` when it has not been downloaded. A hit counts as a
+    /// use for the least-recently-used eviction (the file's modification time is the last use).
     func cachedAsset(_ digest: String) -> URL? {
         let url = assetCache.url(forDigest: digest)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        guard utimes(url.path, nil) == 0 else { return nil }
+        return url
+    }
+
+    /// Removes the least recently used cached assets until the cache holds at most
+    /// ``Container/Configuration/assetCacheLimit`` bytes. Assets of queued changes stay: they are
+    /// the only copy until the outbox uploads them.
+    func trimAssetCache(sparing spared: String? = nil) {
+        let limit = configuration.assetCacheLimit
+        var keep = Set(((try? outbox.items()) ?? []).flatMap { $0.assets.values })
+        if let spared { keep.insert(spared) }
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let files = FileManager.default.enumerator(at: assetCacheDirectory, includingPropertiesForKeys: keys) else { return }
+        var entries: [(url: URL, size: Int64, used: Date)] = []
+        var total: Int64 = 0
+        for case let url as URL in files where url.deletingLastPathComponent().lastPathComponent != "tmp" {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let size = Int64(values.fileSize ?? 0)
+            total += size
+            if !keep.contains(url.lastPathComponent) {
+                entries.append((url, size, values.contentModificationDate ?? .distantPast))
+            }
+        }
+        guard total > limit else { return }
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > limit {
+            if (try? FileManager.default.removeItem(at: entry.url)) != nil { total -= entry.size }
+        }
     }
 
     /// Downloads an asset into the cache and checks its bytes against the digest.
@@ -28,6 +55,7 @@ extension RemoteStore {
             try? FileManager.default.removeItem(at: assetCache.url(forDigest: received))
             throw CloudError(.networkFailure, "The asset downloaded from \(client.endpoint.host) does not match its checksum")
         }
+        trimAssetCache(sparing: digest)
     }
 
     /// Uploads every asset of the record that has a local file and no receipt yet, and returns

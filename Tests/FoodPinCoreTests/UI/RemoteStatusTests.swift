@@ -43,8 +43,11 @@ import Testing
         send(&state, .pageLoaded(.refresh, .failure(DiscoverError(down, while: .loadFailed))))
         #expect(view(state, width: 50, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "✗ offline · 3 cached — r to retry")
         #expect(state.list.count == 3)
-        let broken = DiscoverError(CloudError(.networkFailure, "reset"), while: .loadFailed)
-        #expect(broken.banner(couldNot: "load restaurants", cached: 0) == "offline · 0 cached")
+        let refused = DiscoverError(CloudError(.networkFailure, "Refused cloud.example's TLS certificate: unable to get local issuer certificate"),
+                                    while: .loadFailed)
+        #expect(refused.banner(couldNot: "load restaurants", cached: 0)
+                == "offline · 0 cached · Refused cloud.example's TLS certificate: unable to get local issuer certificate",
+                "a connection that broke says why")
     }
 }
 
