@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // PostgreSQL (the record store and the server state), linked by `localcloud` and tests only; never by `foodpin`.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -99,10 +101,30 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
+        // LocalCloud on PostgreSQL: a store for several `localcloud serve` nodes sharing one database.
+        .target(
+            name: "LocalCloudPostgres",
+            dependencies: [
+                "LocalCloud",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What a node keeps beside the records (accounts, tokens, upload URLs, push state) in
+        // PostgreSQL, so several `localcloud serve` nodes share it.
+        .target(
+            name: "LocalCloudServerPostgres",
+            dependencies: [
+                "LocalCloud", "LocalCloudServer",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudCLI",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres", "LocalCloudServerPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -145,6 +167,19 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
             ]
         ),
+        // A private PostgreSQL cluster (initdb + pg_ctl on a free port) for the tests that need one.
+        .target(
+            name: "PostgresTestSupport",
+            dependencies: ["LocalCloudPostgres"],
+            path: "Tests/PostgresTestSupport"
+        ),
+        .testTarget(
+            name: "LocalCloudPostgresTests",
+            dependencies: [
+                "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         // A real `localcloud serve` in the test process, through the server's package API only.
         .target(
             name: "LocalCloudServerTesting",
@@ -166,7 +201,7 @@ let package = Package(
         // One suite of LocalCloud's behaviour, run with the same assertions on every store.
         .testTarget(
             name: "LocalCloudConformanceTests",
-            dependencies: ["LocalCloud", "LocalCloudServerTesting"]
+            dependencies: ["LocalCloud", "LocalCloudServerTesting", "LocalCloudPostgres", "PostgresTestSupport"]
         ),
         .testTarget(
             name: "FoodPinCoreTests",

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
 
@@ -102,6 +103,10 @@ static inline int cn_terminfo_colors(const char *term) {
 // On a crash (a Swift trap is SIGILL or SIGTRAP), put the terminal back before dying,
 // then let the previous handler (Swift's backtracer, or the default) report it on the
 // restored screen: the faulting instruction runs again once this handler returns.
+// A signal this process raised (abort) goes on to the previous handler as well, raised again.
+// The same signal sent by another process (kill -SEGV) has no instruction to run again and no
+// crash to report: it gets the default action, and the process dies of it as it would without
+// handlers. (Swift's backtracer would report a crash and then let the process go on.)
 // endwin is not async-signal-safe, but the process is going down either way.
 #define CN_CRASH_SIGNAL_LIMIT 32
 static const int cn_crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
@@ -112,10 +117,22 @@ static inline struct sigaction *cn_crash_previous(void) {
     return previous;
 }
 
-static inline void cn_crash_handler(int signal_number) {
+static inline void cn_crash_handler(int signal_number, siginfo_t *info, void *context) {
+    (void)context;
     endwin();
+    // si_code <= 0: sent by kill, tgkill or raise, not by a fault. A raised signal is blocked
+    // until this handler returns, then delivered to the handler in place.
+    int sent = info != NULL && info->si_code <= 0;
+    if (sent && info->si_pid != getpid()) {
+        signal(signal_number, SIG_DFL);
+        raise(signal_number);
+        return;
+    }
     if (signal_number > 0 && signal_number < CN_CRASH_SIGNAL_LIMIT) {
         sigaction(signal_number, &cn_crash_previous()[signal_number], NULL);
+    }
+    if (sent) {
+        raise(signal_number);
     }
 }
 
@@ -123,9 +140,9 @@ static inline void cn_install_crash_restore(void) {
     for (unsigned i = 0; i < sizeof cn_crash_signals / sizeof cn_crash_signals[0]; i++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
-        action.sa_handler = cn_crash_handler;
+        action.sa_sigaction = cn_crash_handler;
         sigemptyset(&action.sa_mask);
-        action.sa_flags = SA_ONSTACK;
+        action.sa_flags = SA_ONSTACK | SA_SIGINFO;
         sigaction(cn_crash_signals[i], &action, &cn_crash_previous()[cn_crash_signals[i]]);
     }
 }

@@ -1,9 +1,12 @@
 // The real libvips, GLib and libchafa headers give every function its exact type; nothing here
 // links against those libraries. lib holds one pointer per function, filled by dlsym when the
-// first image is touched (load_libraries, once per process).
+// first image is touched (load_vips, once per process), and libchafa's when the first thumbnail
+// is drawn (load_chafa).
+#define _GNU_SOURCE  // dladdr
 #include <vips/vips.h>
 #include <chafa.h>
 #include "CVipsShim.h"
+#include <dirent.h>
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,8 +24,9 @@
     X(vips_thumbnail_image) X(vips_thumbnail_buffer) X(vips_icc_transform) X(vips_colourspace) X(vips_cast_uchar) \
     X(vips_flatten) X(vips_extract_band) X(vips_array_double_newv) X(vips_area_unref) X(vips_error) \
     X(vips_error_clear) X(vips_error_buffer_copy) X(vips_enum_nick) X(vips_interpretation_get_type) \
-    X(vips_band_format_get_type) \
-    X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free) X(g_string_free)
+    X(vips_band_format_get_type) X(vips_guess_libdir) \
+    X(g_log_set_handler) X(g_object_ref) X(g_object_unref) X(g_free) X(g_string_free) \
+    X(g_getenv) X(g_setenv) X(g_unsetenv) X(g_module_open) X(g_module_make_resident)
 
 #define CHAFA_FUNCTIONS(X) \
     X(chafa_canvas_config_new) X(chafa_canvas_config_unref) X(chafa_canvas_config_set_symbol_map) \
@@ -39,6 +43,7 @@ static struct {
 } lib;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static pthread_once_t chafa_once = PTHREAD_ONCE_INIT;
 /// chafa's fallback terminal info (every pixel encoding), made once at load: read-only after.
 static ChafaTermInfo *fallback_term_info;
 static char load_error[256];
@@ -59,17 +64,19 @@ static int open_library(const char *soname, void **handle) {
         ok = 0; \
     }
 
-static void load_libraries(void) {
+static void load_vips(void) {
     void *handle = NULL;
     const char *soname = "libvips.so.42";
     int ok = open_library(soname, &handle);
     // GLib's and GObject's functions are found through libvips' handle: they are its dependencies.
     VIPS_FUNCTIONS(RESOLVE)
-    if (!ok) {
-        return;
-    }
-    soname = "libchafa.so.0";
-    ok = open_library(soname, &handle);
+}
+
+/// libchafa only draws thumbnails: `foodpin add` scales a photo without it.
+static void load_chafa(void) {
+    void *handle = NULL;
+    const char *soname = "libchafa.so.0";
+    int ok = open_library(soname, &handle);
     CHAFA_FUNCTIONS(RESOLVE)
     if (!ok) {
         // A half-loaded chafa is no chafa: cchafa_canvas_new then returns NULL.
@@ -79,10 +86,19 @@ static void load_libraries(void) {
     fallback_term_info = lib.chafa_term_db_get_fallback_info(lib.chafa_term_db_get_default());
 }
 
-/// Loads the libraries on first use. Returns 0 when libvips is usable.
+/// Loads libvips on first use. Returns 0 when it is usable.
 static int ensure_loaded(void) {
-    pthread_once(&load_once, load_libraries);
-    return lib.vips_init && lib.vips_band_format_get_type && lib.g_free ? 0 : -1;
+    pthread_once(&load_once, load_vips);
+    return lib.vips_init && lib.vips_band_format_get_type && lib.g_free && lib.g_module_make_resident ? 0 : -1;
+}
+
+/// Loads libchafa (after libvips, whose GLib it prints with) on first use. Returns 0 when usable.
+static int ensure_chafa(void) {
+    if (ensure_loaded()) {
+        return -1;
+    }
+    pthread_once(&chafa_once, load_chafa);
+    return lib.chafa_canvas_new ? 0 : -1;
 }
 
 const char *cvips_load_error(void) {
@@ -96,6 +112,94 @@ static void count_warning(const gchar *domain, GLogLevelFlags level, const gchar
     atomic_fetch_add(&warning_count, 1);
 }
 
+// MARK: Modules on demand
+//
+// vips_init loads every module in <libdir>/vips-modules-8.14 (HEIF, JPEG XL, ImageMagick, PDF,
+// OpenSlide): with their own libraries, about 16 ms before the first pixel, for formats a photo
+// rarely has. JPEG, PNG, WebP, GIF and TIFF are built into libvips. So vips_init is given a libdir
+// with no modules, and load_modules opens the real ones the first time no built-in loader
+// recognises a file: the same loaders as before, found one sniff later.
+
+static pthread_once_t modules_once = PTHREAD_ONCE_INIT;
+static atomic_int modules_loaded;
+/// <directory of libvips.so.42>/vips-modules-<major>.<minor>: what vips_init would have searched.
+static char modules_directory[1024];
+
+/// Before vips_init: fills libvips' libdir cache (vips_guess_libdir keeps the first answer) with a
+/// directory that has no modules, and remembers the real one. A user's VIPSHOME is left alone:
+/// libvips then loads the modules of that prefix at start, as it always did.
+static void defer_modules(void) {
+    Dl_info info;
+    if (lib.g_getenv("VIPSHOME") || !dladdr((void *)lib.vips_init, &info) || !info.dli_fname) {
+        atomic_store(&modules_loaded, 1);
+        return;
+    }
+    const char *slash = strrchr(info.dli_fname, '/');
+    int length = slash ? (int)(slash - info.dli_fname) : 1;
+    snprintf(modules_directory, sizeof(modules_directory), "%.*s/vips-modules-%d.%d",
+        length, slash ? info.dli_fname : ".", lib.vips_version(0), lib.vips_version(1));
+    // vips_guess_libdir reads the prefix from the variable it is given and sets it when absent;
+    // a variable of our own keeps VIPSHOME as the user left it. Removed again at once.
+    static const char *const variable = "FOODPIN_VIPS_NO_MODULES";
+    lib.g_setenv(variable, "/nonexistent/foodpin-vips-modules-on-demand", TRUE);
+    lib.vips_guess_libdir("foodpin", variable);
+    lib.g_unsetenv(variable);
+}
+
+static void load_modules_now(void) {
+    DIR *directory = opendir(modules_directory);
+    if (directory) {
+        struct dirent *entry;
+        while ((entry = readdir(directory))) {
+            size_t length = strlen(entry->d_name);
+            if (length < 4 || strcmp(entry->d_name + length - 3, ".so") != 0) {
+                continue;
+            }
+            char path[2048];
+            snprintf(path, sizeof(path), "%s/%s", modules_directory, entry->d_name);
+            // As vips_init does: a module that fails is skipped; loaded ones add types, so they stay.
+            GModule *module = lib.g_module_open(path, G_MODULE_BIND_LAZY);
+            if (module) {
+                lib.g_module_make_resident(module);
+            }
+        }
+        closedir(directory);
+    }
+    atomic_store(&modules_loaded, 1);
+}
+
+/// Loads the format modules once. Returns 1 when this call loaded them (a failed search is worth
+/// repeating), 0 when they were already in.
+static int load_modules(void) {
+    if (atomic_load(&modules_loaded)) {
+        return 0;
+    }
+    pthread_once(&modules_once, load_modules_now);
+    return 1;
+}
+
+int cvips_modules_loaded(void) {
+    return atomic_load(&modules_loaded);
+}
+
+static const char *find_load_source(VipsSource *source) {
+    const char *loader = lib.vips_foreign_find_load_source(source);
+    if (!loader && load_modules()) {
+        lib.vips_error_clear();
+        loader = lib.vips_foreign_find_load_source(source);
+    }
+    return loader;
+}
+
+static const char *find_load_buffer(const void *data, size_t length) {
+    const char *loader = lib.vips_foreign_find_load_buffer(data, length);
+    if (!loader && load_modules()) {
+        lib.vips_error_clear();
+        loader = lib.vips_foreign_find_load_buffer(data, length);
+    }
+    return loader;
+}
+
 int cvips_init(const char *argv0) {
     if (ensure_loaded()) {
         return -2;
@@ -106,6 +210,7 @@ int cvips_init(const char *argv0) {
             lib.vips_version(3) - lib.vips_version(5), VIPS_LIBRARY_CURRENT - VIPS_LIBRARY_AGE);
         return -2;
     }
+    defer_modules();
     if (lib.vips_init(argv0)) {
         return -1;
     }
@@ -144,7 +249,7 @@ int cvips_probe_file(const char *path, CVipsHeader *out) {
     if (!source) {
         return -2;
     }
-    const char *loader = lib.vips_foreign_find_load_source(source);
+    const char *loader = find_load_source(source);
     if (!loader) {
         lib.g_object_unref(source);
         return -2;
@@ -168,7 +273,7 @@ int cvips_probe_file(const char *path, CVipsHeader *out) {
 }
 
 int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out) {
-    const char *loader = lib.vips_foreign_find_load_buffer(data, length);
+    const char *loader = find_load_buffer(data, length);
     if (!loader) {
         return -1;
     }
@@ -182,7 +287,7 @@ int cvips_header_buffer(const void *data, size_t length, CVipsHeader *out) {
 }
 
 int cvips_is_known_buffer(const void *data, size_t length) {
-    return lib.vips_foreign_find_load_buffer(data, length) != NULL;
+    return find_load_buffer(data, length) != NULL;
 }
 
 const char *cvips_interpretation_nick(int interpretation) {
@@ -196,6 +301,11 @@ const char *cvips_format_nick(int format) {
 int cvips_thumbnail_file(const char *path, int width, int height, VipsImage **out) {
     VipsSource *source = lib.vips_source_new_from_file(path);
     if (!source) {
+        return -1;
+    }
+    // Before the modules are in, a format only they read must load them first.
+    if (!cvips_modules_loaded() && !find_load_source(source)) {
+        lib.g_object_unref(source);
         return -1;
     }
     // libvips 8.14's thumbnail_source does not pass its fail_on to the loader,
@@ -237,6 +347,9 @@ int cvips_thumbnail_jpeg_file(const char *path, int shrink, int width, int heigh
 }
 
 int cvips_thumbnail_buffer(const void *data, size_t length, int width, int height, VipsImage **out) {
+    if (!cvips_modules_loaded() && !find_load_buffer(data, length)) {
+        return -1;
+    }
     return lib.vips_thumbnail_buffer((void *)data, length, out, width,
         "option_string", "fail_on=error",
         "height", height,
@@ -481,8 +594,7 @@ static ChafaCanvasMode chafa_mode(CChafaMode mode) {
 }
 
 ChafaCanvas *cchafa_canvas_new(int columns, int rows, CChafaMode mode) {
-    ensure_loaded();
-    if (!lib.chafa_canvas_new) {
+    if (ensure_chafa()) {
         return NULL;
     }
     ChafaCanvasConfig *config = lib.chafa_canvas_config_new();
@@ -527,8 +639,7 @@ int cchafa_encode(const uint8_t *pixels, int width, int height, int bands, int c
                   int cell_width, int cell_height, CChafaPixelMode mode, char **out, size_t *length) {
     *out = NULL;
     *length = 0;
-    ensure_loaded();
-    if (!lib.chafa_canvas_new || !fallback_term_info) {
+    if (ensure_chafa() || !fallback_term_info) {
         return -1;
     }
     ChafaCanvasConfig *config = lib.chafa_canvas_config_new();

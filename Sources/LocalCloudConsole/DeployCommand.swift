@@ -12,8 +12,9 @@ struct DeployCommand: AsyncParsableCommand {
     func run() async throws {
         let (before, after) = try Session(global).deploy()
         if global.json {
-            try Output.json(["productionVersion": after.version, "changed": after.version != before.version,
-                             "recordTypes": after.sortedRecordTypes.map(\.name)])
+            try Output.json(DeployReport(
+                productionVersion: after.version, changed: after.version != before.version,
+                recordTypes: after.sortedRecordTypes.map(\.name)))
         } else if after.version == before.version {
             Output.line("Production already matches development (schema version \(after.version))")
         } else {
@@ -22,4 +23,11 @@ struct DeployCommand: AsyncParsableCommand {
                         + (added.isEmpty ? "" : "; new types: " + added.joined(separator: ", ")))
         }
     }
+}
+
+/// `deploy --json`.
+struct DeployReport: Encodable {
+    var productionVersion: Int
+    var changed: Bool
+    var recordTypes: [String]
 }

@@ -24,13 +24,21 @@ struct GCCommand: AsyncParsableCommand {
         let session = try Session(global)
         let report = try await session.container.collectGarbage(gracePeriod: .seconds(graceSeconds))
         if session.json {
-            try Output.json([
-                "scannedAssets": report.scannedAssets, "removedAssets": report.removedAssets,
-                "removedTemporaryFiles": report.removedTemporaryFiles,
-                "keptRecentAssets": report.keptRecentAssets, "bytesFreed": report.bytesFreed,
-            ])
+            try Output.json(GCReport(
+                scannedAssets: report.scannedAssets, removedAssets: report.removedAssets,
+                removedTemporaryFiles: report.removedTemporaryFiles,
+                keptRecentAssets: report.keptRecentAssets, bytesFreed: report.bytesFreed))
         } else {
             Output.line("gc: \(report)")
         }
     }
+}
+
+/// `gc --json`: LocalCloud's GarbageCollectionReport, field for field.
+struct GCReport: Encodable {
+    var scannedAssets: Int
+    var removedAssets: Int
+    var removedTemporaryFiles: Int
+    var keptRecentAssets: Int
+    var bytesFreed: Int64
 }

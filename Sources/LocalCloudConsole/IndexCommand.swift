@@ -38,7 +38,7 @@ struct IndexTarget: ParsableArguments {
     func apply(_ on: Bool, _ global: GlobalOptions) throws {
         let schema = try Session(global).updateSchema { try $0.setIndex(kind.kind, on, type: type, field: field) }
         if global.json {
-            try Output.json(["type": type, "field": field, "index": kind.rawValue, "present": on, "version": schema.version])
+            try Output.json(IndexReport(type: type, field: field, index: kind.rawValue, present: on, version: schema.version))
         } else {
             Output.line("\(on ? "Added" : "Removed") \(kind.rawValue) index on \(type).\(field); schema version \(schema.version)")
         }
@@ -55,4 +55,13 @@ enum IndexKindArgument: String, ExpressibleByArgument, CaseIterable {
         case .searchable: .searchable
         }
     }
+}
+
+/// `index add|remove --json`.
+struct IndexReport: Encodable {
+    var type: String
+    var field: String
+    var index: String
+    var present: Bool
+    var version: Int
 }

@@ -46,9 +46,9 @@ struct KeysCommand: AsyncParsableCommand {
             let session = try Session(global)
             let keys = try await session.identityStore.serverKeys(container: session.containerIdentifier)
             if global.json {
-                try Output.json(keys.map { key -> [String: Any] in
-                    ["keyID": key.id, "environment": key.environment.rawValue, "name": key.name ?? NSNull(),
-                     "created": IdentityOutput.date(key.created), "revoked": key.revoked.map(IdentityOutput.date) ?? NSNull()]
+                try Output.json(keys.map { key in
+                    CredentialJSON(idKey: .keyID, id: key.id, environment: key.environment.rawValue, name: key.name,
+                                   created: key.created, revoked: key.revoked)
                 })
                 return
             }

@@ -14,15 +14,15 @@ enum Output {
 
     /// Pretty, key-sorted JSON of an `Encodable` report.
     static func json(_ value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        print(String(decoding: try encoded(value), as: UTF8.self))
     }
 
-    /// Pretty, key-sorted JSON of a JSON-compatible value (dictionaries, arrays, strings, numbers, bools, NSNull).
-    static func json(_ value: Any) throws {
-        let data = try JSONSerialization.data(withJSONObject: value, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-        print(String(decoding: data, as: UTF8.self))
+    /// The bytes ``json(_:)`` prints (and `records export` writes): pretty-printed, keys sorted,
+    /// slashes unescaped, explicit `null`s where a type writes them.
+    static func encoded(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(value)
     }
 
     /// Rows as aligned columns.

@@ -1,7 +1,7 @@
 import Foundation
 import LocalCloud
 
-/// Records as JSON objects, for `--json` output and for `records export`/`import`.
+/// A record as a JSON object, for `--json` output and for `records export`/`import`.
 ///
 /// ```json
 /// {"recordName": "…", "recordType": "Restaurant", "zone": "_defaultZone",
@@ -12,13 +12,73 @@ import LocalCloud
 /// Types: STRING, INT64, BOOL, DOUBLE, TIMESTAMP (ISO 8601), BYTES (base64),
 /// LOCATION ({latitude, longitude, altitude?}), REFERENCE ({recordName, zone, action}),
 /// ASSET ({file}), and LIST<…> whose value is an array of the element's values.
-enum RecordJSON {
-    static func date(_ date: Date?) -> Any {
-        guard let date else { return NSNull() }
-        return formatter(fractional: true).string(from: date)
+/// Unknown metadata is written as `null`, never left out.
+struct RecordJSON: Codable {
+    var recordName: String
+    var recordType: String
+    var zone: String
+    var createdBy: String?
+    var createdAt: String?
+    var modifiedBy: String?
+    var modifiedAt: String?
+    var changeTag: String?
+    var fields: [String: FieldJSON]
+
+    /// The record; `asset` decides what an asset field names (its local file by default).
+    init(_ record: Record, asset: (Asset) throws -> String? = { $0.fileURL?.path }) throws {
+        recordName = record.recordID.recordName
+        recordType = record.recordType
+        zone = record.recordID.zoneID.zoneName
+        createdBy = Self.userName(record.creatorUserRecordID)
+        createdAt = record.creationDate.map(Self.date)
+        modifiedBy = Self.userName(record.lastModifiedUserRecordID)
+        modifiedAt = record.modificationDate.map(Self.date)
+        changeTag = record.recordChangeTag
+        fields = [:]
+        for key in record.allKeys() {
+            guard let value = record[key] else { continue }
+            fields[key] = try FieldJSON(value, asset: asset)
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case recordName, recordType, zone, createdBy, createdAt, modifiedBy, modifiedAt, changeTag, fields
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: CodingKeys.self)
+        try keyed.encode(recordName, forKey: .recordName)
+        try keyed.encode(recordType, forKey: .recordType)
+        try keyed.encode(zone, forKey: .zone)
+        // Optionals through encode(_:forKey:): `null`, as scripts expect the keys to be there.
+        try keyed.encode(createdBy, forKey: .createdBy)
+        try keyed.encode(createdAt, forKey: .createdAt)
+        try keyed.encode(modifiedBy, forKey: .modifiedBy)
+        try keyed.encode(modifiedAt, forKey: .modifiedAt)
+        try keyed.encode(changeTag, forKey: .changeTag)
+        try keyed.encode(fields, forKey: .fields)
+    }
+
+    /// An export's record: only `recordName` and `recordType` are required.
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        recordName = try keyed.decode(String.self, forKey: .recordName)
+        recordType = try keyed.decode(String.self, forKey: .recordType)
+        zone = (try? keyed.decodeIfPresent(String.self, forKey: .zone)) ?? RecordZone.ID.defaultZoneName
+        createdBy = try? keyed.decodeIfPresent(String.self, forKey: .createdBy)
+        createdAt = try? keyed.decodeIfPresent(String.self, forKey: .createdAt)
+        modifiedBy = try? keyed.decodeIfPresent(String.self, forKey: .modifiedBy)
+        modifiedAt = try? keyed.decodeIfPresent(String.self, forKey: .modifiedAt)
+        changeTag = try? keyed.decodeIfPresent(String.self, forKey: .changeTag)
+        // As before Codable: fields that are not objects are ignored, not an error.
+        fields = (try? keyed.decodeIfPresent([String: FieldJSON].self, forKey: .fields)) ?? [:]
     }
 
     /// ISO 8601 in UTC, with milliseconds: `2026-01-01T12:00:00.000Z`.
+    static func date(_ date: Date) -> String {
+        formatter(fractional: true).string(from: date)
+    }
+
     static func formatter(fractional: Bool) -> ISO8601DateFormatter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = fractional ? [.withInternetDateTime, .withFractionalSeconds] : [.withInternetDateTime]
@@ -29,81 +89,154 @@ enum RecordJSON {
         formatter(fractional: true).date(from: text) ?? formatter(fractional: false).date(from: text)
     }
 
-    static func userName(_ id: Record.ID?) -> Any {
-        guard let name = id?.recordName else { return NSNull() }
+    /// `alice` for the user record `_alice`.
+    static func userName(_ id: Record.ID?) -> String? {
+        guard let name = id?.recordName else { return nil }
         return name.hasPrefix("_") ? String(name.dropFirst()) : name
     }
+}
 
-    /// The record as a JSON object; `asset` decides what an asset field names (its local file by default).
-    static func object(_ record: Record, asset: (Asset) throws -> String? = { $0.fileURL?.path }) throws -> [String: Any] {
-        var fields: [String: Any] = [:]
-        for key in record.allKeys() {
-            guard let value = record[key] else { continue }
-            fields[key] = try encode(value, asset: asset)
+/// One field: `{"type": "STRING", "value": …}`, or for an asset `{"type": "ASSET", "file": …}`
+/// (a path, or `null` for an asset fetched without its file).
+struct FieldJSON: Codable {
+    /// STRING, INT64, BOOL, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSET, LIST<…> or UNKNOWN;
+    /// `nil` only when read from a file that left it out.
+    var type: String?
+    /// The value, or for an ASSET the file.
+    var value: Value
+
+    /// A JSON value in a field: what `value` (or an asset's `file`) holds.
+    enum Value: Codable {
+        case null
+        case bool(Bool)
+        case int(Int64)
+        case double(Double)
+        case string(String)
+        case array([Value])
+        /// A LOCATION or a REFERENCE; written with sorted keys, as every object here.
+        case object([String: Value])
+
+        init(from decoder: any Decoder) throws {
+            let single = try decoder.singleValueContainer()
+            if single.decodeNil() {
+                self = .null
+            } else if let bool = try? single.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let int = try? single.decode(Int64.self) {
+                self = .int(int)
+            } else if let double = try? single.decode(Double.self) {
+                self = .double(double)
+            } else if let string = try? single.decode(String.self) {
+                self = .string(string)
+            } else if let array = try? single.decode([Value].self) {
+                self = .array(array)
+            } else {
+                self = .object(try single.decode([String: Value].self))
+            }
         }
-        return [
-            "recordName": record.recordID.recordName,
-            "recordType": record.recordType,
-            "zone": record.recordID.zoneID.zoneName,
-            "createdBy": userName(record.creatorUserRecordID),
-            "createdAt": date(record.creationDate),
-            "modifiedBy": userName(record.lastModifiedUserRecordID),
-            "modifiedAt": date(record.modificationDate),
-            "changeTag": record.recordChangeTag ?? NSNull(),
-            "fields": fields,
-        ]
+
+        func encode(to encoder: any Encoder) throws {
+            var single = encoder.singleValueContainer()
+            switch self {
+            case .null: try single.encodeNil()
+            case .bool(let bool): try single.encode(bool)
+            case .int(let int): try single.encode(int)
+            case .double(let double): try single.encode(double)
+            case .string(let string): try single.encode(string)
+            case .array(let array): try single.encode(array)
+            case .object(let object): try single.encode(object)
+            }
+        }
+
+        var number: Double? {
+            switch self {
+            case .int(let int): Double(int)
+            case .double(let double): double
+            case .bool(let bool): bool ? 1 : 0
+            default: nil
+            }
+        }
     }
 
-    private static func scalar(_ value: Any, asset: (Asset) throws -> String?) throws -> (type: String, value: Any)? {
+    private enum CodingKeys: String, CodingKey {
+        case type, value, file
+    }
+
+    init(type: String, value: Value) {
+        self.type = type
+        self.value = value
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: CodingKeys.self)
+        try keyed.encode(type, forKey: .type)
+        try keyed.encode(value, forKey: type == "ASSET" ? .file : .value)
+    }
+
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        type = try? keyed.decodeIfPresent(String.self, forKey: .type)
+        value = try keyed.decodeIfPresent(Value.self, forKey: type == "ASSET" ? .file : .value) ?? .null
+    }
+
+    // MARK: From a record's value
+
+    init(_ value: any RecordValue, asset: (Asset) throws -> String?) throws {
+        if let (type, encoded) = try Self.scalar(value, asset: asset) {
+            self.init(type: type, value: encoded)
+            return
+        }
+        if let items = value as? [Any] {
+            var elementType = "STRING"
+            var values: [Value] = []
+            for item in items {
+                guard let (type, encoded) = try Self.scalar(item, asset: asset) else { continue }
+                elementType = type
+                values.append(encoded)
+            }
+            self.init(type: "LIST<\(elementType)>", value: .array(values))
+            return
+        }
+        self.init(type: "UNKNOWN", value: .string(String(describing: value)))
+    }
+
+    private static func scalar(_ value: Any, asset: (Asset) throws -> String?) throws -> (type: String, value: Value)? {
         switch value {
-        case let v as String: return ("STRING", v)
-        case let v as Int64: return ("INT64", v)
-        case let v as Int: return ("INT64", v)
-        case let v as Bool: return ("BOOL", v)
-        case let v as Double: return ("DOUBLE", v)
-        case let v as Date: return ("TIMESTAMP", date(v))
-        case let v as Data: return ("BYTES", v.base64EncodedString())
+        case let v as String: return ("STRING", .string(v))
+        case let v as Int64: return ("INT64", .int(v))
+        case let v as Int: return ("INT64", .int(Int64(v)))
+        case let v as Bool: return ("BOOL", .bool(v))
+        case let v as Double: return ("DOUBLE", .double(v))
+        case let v as Date: return ("TIMESTAMP", .string(RecordJSON.date(v)))
+        case let v as Data: return ("BYTES", .string(v.base64EncodedString()))
         case let v as Location:
-            var object: [String: Any] = ["latitude": v.latitude, "longitude": v.longitude]
-            if let altitude = v.altitude { object["altitude"] = altitude }
-            return ("LOCATION", object)
+            var object: [String: Value] = ["latitude": .double(v.latitude), "longitude": .double(v.longitude)]
+            if let altitude = v.altitude { object["altitude"] = .double(altitude) }
+            return ("LOCATION", .object(object))
         case let v as Record.Reference:
-            return ("REFERENCE", ["recordName": v.recordID.recordName, "zone": v.recordID.zoneID.zoneName,
-                                  "action": v.action == .deleteSelf ? "deleteSelf" : "none"])
+            return ("REFERENCE", .object(["recordName": .string(v.recordID.recordName), "zone": .string(v.recordID.zoneID.zoneName),
+                                          "action": .string(v.action == .deleteSelf ? "deleteSelf" : "none")]))
         case let v as Asset:
-            return ("ASSET", try asset(v) ?? NSNull())
+            return ("ASSET", try asset(v).map(Value.string) ?? .null)
         default:
             return nil
         }
     }
 
-    static func encode(_ value: any RecordValue, asset: (Asset) throws -> String?) throws -> [String: Any] {
-        if let (type, encoded) = try scalar(value, asset: asset) {
-            return type == "ASSET" ? ["type": type, "file": encoded] : ["type": type, "value": encoded]
-        }
-        if let items = value as? [Any] {
-            var elementType = "STRING"
-            var values: [Any] = []
-            for item in items {
-                guard let (type, encoded) = try scalar(item, asset: asset) else { continue }
-                elementType = type
-                values.append(encoded)
-            }
-            return ["type": "LIST<\(elementType)>", "value": values]
-        }
-        return ["type": "UNKNOWN", "value": String(describing: value)]
-    }
+    // MARK: To a record's value
 
-    /// A field value from its JSON form; assets resolve their `file` against `base`.
-    static func decode(_ object: [String: Any], field: String, base: URL) throws -> any RecordValue {
-        guard let type = object["type"] as? String else { throw bad(field, "has no type") }
+    /// The field's value; assets resolve their `file` against `base`.
+    ///
+    /// - Throws: `invalidArguments` naming `field` when the type is missing or unknown, or the value does not fit it.
+    func recordValue(field: String, base: URL) throws -> any RecordValue {
+        guard let type else { throw Self.bad(field, "has no type") }
         if type.hasPrefix("LIST<"), type.hasSuffix(">") {
             let element = String(type.dropFirst(5).dropLast())
-            let items = object["value"] as? [Any] ?? []
-            let decoded = try items.map { try decodeScalar(element, $0, field: field, base: base) }
-            return try typedList(element, decoded, field: field)
+            let items: [Value] = if case .array(let items) = value { items } else { [] }
+            let decoded = try items.map { try Self.scalar(element, $0, field: field, base: base) }
+            return try Self.typedList(element, decoded, field: field)
         }
-        return try decodeScalar(type, type == "ASSET" ? object["file"] as Any : object["value"] as Any, field: field, base: base)
+        return try Self.scalar(type, value, field: field, base: base)
     }
 
     private static func typedList(_ element: String, _ items: [any RecordValue], field: String) throws -> any RecordValue {
@@ -121,34 +254,40 @@ enum RecordJSON {
         }
     }
 
-    private static func decodeScalar(_ type: String, _ value: Any, field: String, base: URL) throws -> any RecordValue {
-        switch type {
-        case "STRING":
-            if let v = value as? String { return v }
-        case "INT64":
-            if let v = value as? NSNumber { return v.int64Value }
-        case "BOOL":
-            if let v = value as? Bool { return v }
-        case "DOUBLE":
-            if let v = value as? NSNumber { return v.doubleValue }
-        case "TIMESTAMP":
-            if let text = value as? String, let date = parseDate(text) { return date }
-        case "BYTES":
-            if let text = value as? String, let data = Data(base64Encoded: text) { return data }
-        case "LOCATION":
-            if let object = value as? [String: Any], let lat = object["latitude"] as? NSNumber, let lon = object["longitude"] as? NSNumber {
-                return Location(latitude: lat.doubleValue, longitude: lon.doubleValue, altitude: (object["altitude"] as? NSNumber)?.doubleValue)
+    private static func scalar(_ type: String, _ value: Value, field: String, base: URL) throws -> any RecordValue {
+        switch (type, value) {
+        case ("STRING", .string(let v)):
+            return v
+        case ("INT64", .int(let v)):
+            return v
+        case ("INT64", _):
+            // As JSONSerialization's NSNumber.int64Value: a fraction is truncated.
+            if let number = value.number, abs(number) < 9.3e18 { return Int64(number) }
+        case ("BOOL", .bool(let v)):
+            return v
+        case ("BOOL", .int(let v)) where v == 0 || v == 1:
+            return v == 1
+        case ("DOUBLE", _):
+            if let number = value.number { return number }
+        case ("TIMESTAMP", .string(let text)):
+            if let date = RecordJSON.parseDate(text) { return date }
+        case ("BYTES", .string(let text)):
+            if let data = Data(base64Encoded: text) { return data }
+        case ("LOCATION", .object(let object)):
+            if let lat = object["latitude"]?.number, let lon = object["longitude"]?.number {
+                return Location(latitude: lat, longitude: lon, altitude: object["altitude"]?.number)
             }
-        case "REFERENCE":
-            if let object = value as? [String: Any], let name = object["recordName"] as? String {
-                let zone = object["zone"] as? String ?? RecordZone.ID.defaultZoneName
+        case ("REFERENCE", .object(let object)):
+            if case .string(let name)? = object["recordName"] {
+                let zone: String = if case .string(let zone)? = object["zone"] { zone } else { RecordZone.ID.defaultZoneName }
+                let deleteSelf: Bool = if case .string("deleteSelf")? = object["action"] { true } else { false }
                 return Record.Reference(recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)),
-                                        action: object["action"] as? String == "deleteSelf" ? .deleteSelf : .none)
+                                        action: deleteSelf ? .deleteSelf : .none)
             }
-        case "ASSET":
-            if let path = value as? String {
-                return Asset(fileURL: path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
-            }
+        case ("ASSET", .string(let path)):
+            return Asset(fileURL: path.hasPrefix("/") ? URL(fileURLWithPath: path) : base.appendingPathComponent(path))
+        case ("STRING", _), ("BOOL", _), ("TIMESTAMP", _), ("BYTES", _), ("LOCATION", _), ("REFERENCE", _), ("ASSET", _):
+            break
         default:
             throw bad(field, "has unknown type \(type)")
         }

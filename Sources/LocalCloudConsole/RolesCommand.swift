@@ -22,13 +22,7 @@ struct RolesCommand: AsyncParsableCommand {
         func run() async throws {
             let schema = try Session(global).schema()
             if global.json {
-                let object = SchemaJSON.object(schema)
-                try Output.json([
-                    "roles": object["roles"] ?? [], "members": object["members"] ?? [:],
-                    "grants": Dictionary(uniqueKeysWithValues: schema.sortedRecordTypes.map { type in
-                        (type.name, type.grants.mapValues(\.description))
-                    }),
-                ])
+                try Output.json(RolesReport(schema))
                 return
             }
             var rows: [[String]] = []
@@ -138,3 +132,19 @@ struct RoleChange: ParsableArguments {
 }
 
 import Foundation
+
+/// `roles show --json`: the custom roles, their members, and each type's grants (role → permissions).
+struct RolesReport: Encodable {
+    var roles: [String]
+    var members: [String: [String]]
+    var grants: [String: [String: String]]
+
+    init(_ schema: Schema) {
+        let object = SchemaJSON(schema)
+        roles = object.roles
+        members = object.members
+        grants = Dictionary(uniqueKeysWithValues: schema.sortedRecordTypes.map { type in
+            (type.name, type.grants.mapValues(\.description))
+        })
+    }
+}

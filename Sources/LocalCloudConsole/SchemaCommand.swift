@@ -16,7 +16,7 @@ struct SchemaCommand: AsyncParsableCommand {
         func run() async throws {
             let schema = try Session(global).schema()
             if global.json {
-                try Output.json(SchemaJSON.object(schema))
+                try Output.json(SchemaJSON(schema))
             } else {
                 Output.line("-- \(global.cloud.configuration().environment.rawValue) schema, version \(schema.version)")
                 print(schema.ckdb, terminator: "")
@@ -46,7 +46,7 @@ struct SchemaCommand: AsyncParsableCommand {
             let imported = try Schema(ckdb: text)
             let schema = try Session(global).importSchema(imported)
             if global.json {
-                try Output.json(["version": schema.version, "recordTypes": schema.sortedRecordTypes.map(\.name)])
+                try Output.json(SchemaVersionReport(version: schema.version, recordTypes: schema.sortedRecordTypes.map(\.name)))
             } else {
                 Output.line("Imported \(imported.recordTypes.count) record type(s) from \(file); schema version \(schema.version)")
             }
@@ -73,24 +73,43 @@ struct SchemaCommand: AsyncParsableCommand {
     }
 }
 
-/// The schema as plain JSON objects for `--json`.
-enum SchemaJSON {
-    static func object(_ schema: Schema) -> [String: Any] {
-        [
-            "version": schema.version,
-            "roles": schema.roles.sorted(),
-            "members": schema.members.mapValues { $0.sorted() },
-            "recordTypes": schema.sortedRecordTypes.map { type in
-                [
-                    "name": type.name,
-                    "fields": type.fields.map { field in
-                        ["name": field.name, "type": field.type.description, "indexes": field.indexes.map(\.rawValue)] as [String: Any]
-                    },
-                    "grants": type.grants.mapValues { permissions in
-                        Permissions.keywords.filter { permissions.contains($0.0) }.map(\.1)
-                    },
-                ] as [String: Any]
-            },
-        ]
+/// `schema show --json`: the schema's version, custom roles and their members, and each record
+/// type's fields (name, type, indexes) and grants (role → permission keywords).
+struct SchemaJSON: Encodable {
+    struct RecordType: Encodable {
+        var name: String
+        var fields: [Field]
+        var grants: [String: [String]]
     }
+
+    struct Field: Encodable {
+        var name: String
+        var type: String
+        var indexes: [String]
+    }
+
+    var version: Int
+    var roles: [String]
+    var members: [String: [String]]
+    var recordTypes: [RecordType]
+
+    init(_ schema: Schema) {
+        version = schema.version
+        roles = schema.roles.sorted()
+        members = schema.members.mapValues { $0.sorted() }
+        recordTypes = schema.sortedRecordTypes.map { type in
+            RecordType(
+                name: type.name,
+                fields: type.fields.map { Field(name: $0.name, type: $0.type.description, indexes: $0.indexes.map(\.rawValue)) },
+                grants: type.grants.mapValues { permissions in
+                    Permissions.keywords.filter { permissions.contains($0.0) }.map(\.1)
+                })
+        }
+    }
+}
+
+/// `schema import --json`.
+struct SchemaVersionReport: Encodable {
+    var version: Int
+    var recordTypes: [String]
 }

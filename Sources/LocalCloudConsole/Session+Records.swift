@@ -54,20 +54,31 @@ extension Session {
             record[String(argument[..<equals])] = Asset(fileURL: URL(fileURLWithPath: (path as NSString).expandingTildeInPath))
         }
         let saved = try await database(place.database).save(record)
-        json ? try Output.json(try RecordJSON.object(saved)) : Output.line("Created \(type) \(saved.recordID.recordName)")
+        json ? try Output.json(try RecordJSON(saved)) : Output.line("Created \(type) \(saved.recordID.recordName)")
     }
 
     /// Records as a table (one line each) or, with --json, as an array of objects.
     func show(_ records: [Record], single: Bool = false) throws {
         if json {
-            let objects = try records.map { try RecordJSON.object($0) }
-            try Output.json(single ? objects.first ?? [:] : objects)
+            let objects = try records.map { try RecordJSON($0) }
+            if !single {
+                try Output.json(objects)
+            } else if let object = objects.first {
+                try Output.json(object)
+            } else {
+                try Output.json([String: String]())
+            }
             return
         }
         if single, let record = records.first {
-            let object = try RecordJSON.object(record)
-            for key in ["recordName", "recordType", "zone", "createdBy", "createdAt", "modifiedBy", "modifiedAt"] {
-                Output.line("\(key): \(object[key] ?? "")")
+            let object = try RecordJSON(record)
+            let lines: KeyValuePairs = [
+                "recordName": object.recordName, "recordType": object.recordType, "zone": object.zone,
+                "createdBy": object.createdBy, "createdAt": object.createdAt,
+                "modifiedBy": object.modifiedBy, "modifiedAt": object.modifiedAt,
+            ]
+            for (key, value) in lines {
+                Output.line("\(key): \(value ?? "<null>")")
             }
             for key in record.allKeys() {
                 Output.line("  \(key) = \(describe(record[key]))")
@@ -76,7 +87,7 @@ extension Session {
         }
         let keys = Array(Set(records.flatMap { $0.allKeys() })).sorted()
         Output.table(["RECORD NAME", "CREATED", "BY"] + keys, records.map { record in
-            [record.recordID.recordName, RecordJSON.date(record.creationDate) as? String ?? "", RecordJSON.userName(record.creatorUserRecordID) as? String ?? ""]
+            [record.recordID.recordName, record.creationDate.map(RecordJSON.date) ?? "", RecordJSON.userName(record.creatorUserRecordID) ?? ""]
                 + keys.map { describe(record[$0]) }
         })
         Output.line("\(records.count) record(s)")
@@ -88,7 +99,7 @@ extension Session {
         case let asset as Asset: return asset.fileURL?.path ?? "(asset)"
         case let location as Location: return "\(location.latitude),\(location.longitude)"
         case let reference as Record.Reference: return "→\(reference.recordID.recordName)"
-        case let date as Date: return RecordJSON.date(date) as? String ?? ""
+        case let date as Date: return RecordJSON.date(date)
         case let data as Data: return "<\(data.count) bytes>"
         case let text as String:
             // Record text is data: control characters never reach the terminal raw.

@@ -8,6 +8,41 @@ struct TransferReport: Encodable {
     var assets: Int?
 }
 
+/// A `records export` file: `{"format": "localcloud-records", "version": 1, "container", "environment",
+/// "database", "records": [RecordJSON]}`. Asset files are copied beside it, into `<file>.assets/`.
+struct RecordsExport: Codable {
+    static let format = "localcloud-records"
+
+    var format = RecordsExport.format
+    var version = 1
+    var container: String
+    var environment: String
+    var database: String
+    var records: [RecordJSON]
+
+    /// Only `format` and `records` are needed to import a file.
+    private enum CodingKeys: String, CodingKey {
+        case format, version, container, environment, database, records
+    }
+
+    init(container: String, environment: String, database: String, records: [RecordJSON]) {
+        self.container = container
+        self.environment = environment
+        self.database = database
+        self.records = records
+    }
+
+    init(from decoder: any Decoder) throws {
+        let keyed = try decoder.container(keyedBy: CodingKeys.self)
+        format = try keyed.decode(String.self, forKey: .format)
+        version = (try? keyed.decodeIfPresent(Int.self, forKey: .version)) ?? 1
+        container = (try? keyed.decodeIfPresent(String.self, forKey: .container)) ?? ""
+        environment = (try? keyed.decodeIfPresent(String.self, forKey: .environment)) ?? ""
+        database = (try? keyed.decodeIfPresent(String.self, forKey: .database)) ?? ""
+        records = try keyed.decode([RecordJSON].self, forKey: .records)
+    }
+}
+
 extension Session {
     // MARK: Export and import
 
@@ -20,7 +55,7 @@ extension Session {
         let files = FileManager.default
         var copied = 0
         let objects = try records.map { record in
-            try RecordJSON.object(record) { asset in
+            try RecordJSON(record) { asset in
                 guard let source = asset.fileURL else { return nil }
                 // The store names asset files by their SHA-256, so each is copied once.
                 let name = source.lastPathComponent
@@ -33,13 +68,11 @@ extension Session {
                 return assetsName + "/" + name
             }
         }
-        let document: [String: Any] = [
-            "format": "localcloud-records", "version": 1, "container": containerIdentifier,
-            "environment": container.configuration.environment.rawValue, "database": place.database.rawValue, "records": objects,
-        ]
+        let document = RecordsExport(
+            container: containerIdentifier, environment: container.configuration.environment.rawValue,
+            database: place.database.rawValue, records: objects)
         do {
-            let data = try JSONSerialization.data(withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-            try data.write(to: fileURL, options: .atomic)
+            try Output.encoded(document).write(to: fileURL, options: .atomic)
         } catch {
             throw ConsoleFailure(message: "cannot write \(file): \(error.localizedDescription)")
         }
@@ -52,26 +85,30 @@ extension Session {
 
     func importRecords(from file: String, place: RecordPlace) async throws {
         let fileURL = URL(fileURLWithPath: file)
-        let object: Any
+        let data: Data
         do {
-            object = try JSONSerialization.jsonObject(with: Data(contentsOf: fileURL))
+            data = try Data(contentsOf: fileURL)
         } catch {
             throw ConsoleFailure(message: "cannot read \(file): \(error.localizedDescription)")
         }
-        guard let document = object as? [String: Any], document["format"] as? String == "localcloud-records",
-              let items = document["records"] as? [[String: Any]] else {
+        let document: RecordsExport
+        do {
+            document = try JSONDecoder().decode(RecordsExport.self, from: data)
+        } catch let error as DecodingError {
+            throw Self.importFailure(error, file: file)
+        } catch {
+            throw ConsoleFailure(message: "cannot read \(file): \(error.localizedDescription)")
+        }
+        guard document.format == RecordsExport.format else {
             throw CloudError(.invalidArguments, "\(file) is not a localcloud records export")
         }
         let base = fileURL.deletingLastPathComponent()
         var records: [Record] = []
-        for item in items {
-            guard let name = item["recordName"] as? String, let type = item["recordType"] as? String else {
-                throw CloudError(.invalidArguments, "A record in \(file) has no recordName or recordType")
-            }
-            let zone = place.zone ?? (item["zone"] as? String) ?? RecordZone.ID.defaultZoneName
-            let record = Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)))
-            for (key, value) in (item["fields"] as? [String: [String: Any]]) ?? [:] {
-                record[key] = try RecordJSON.decode(value, field: key, base: base)
+        for item in document.records {
+            let zone = place.zone ?? item.zone
+            let record = Record(recordType: item.recordType, recordID: Record.ID(recordName: item.recordName, zoneID: RecordZone.ID(zoneName: zone)))
+            for (key, value) in item.fields {
+                record[key] = try value.recordValue(field: key, base: base)
             }
             records.append(record)
         }
@@ -90,5 +127,24 @@ extension Session {
             }
         }
         json ? try Output.json(TransferReport(file: file, records: saved)) : Output.line("Imported \(saved) record(s) from \(file)")
+    }
+
+    /// A file that is not JSON cannot be read; JSON that is not an export is "not a localcloud records
+    /// export"; a record without its name or type says so.
+    private static func importFailure(_ error: DecodingError, file: String) -> any Error {
+        if case .dataCorrupted(let context) = error, context.codingPath.isEmpty {
+            let reason = (context.underlyingError ?? error).localizedDescription
+            return ConsoleFailure(message: "cannot read \(file): \(reason)")
+        }
+        let path: [any CodingKey] = switch error {
+        case .keyNotFound(let key, let context): context.codingPath + [key]
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context): context.codingPath
+        @unknown default: []
+        }
+        let keys = path.map(\.stringValue)
+        if keys.count == 3, keys[0] == "records", ["recordName", "recordType"].contains(keys[2]) {
+            return CloudError(.invalidArguments, "A record in \(file) has no recordName or recordType")
+        }
+        return CloudError(.invalidArguments, "\(file) is not a localcloud records export")
     }
 }

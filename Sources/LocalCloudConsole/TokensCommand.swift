@@ -40,9 +40,9 @@ struct TokensCommand: AsyncParsableCommand {
             let session = try Session(global)
             let tokens = try await session.identityStore.apiTokens(container: session.containerIdentifier)
             if global.json {
-                try Output.json(tokens.map { token -> [String: Any] in
-                    ["id": token.id, "environment": token.environment.rawValue, "name": token.name ?? NSNull(),
-                     "created": IdentityOutput.date(token.created), "revoked": token.revoked.map(IdentityOutput.date) ?? NSNull()]
+                try Output.json(tokens.map { token in
+                    CredentialJSON(idKey: .id, id: token.id, environment: token.environment.rawValue, name: token.name,
+                                   created: token.created, revoked: token.revoked)
                 })
                 return
             }
@@ -74,6 +74,36 @@ extension Session {
 }
 
 /// How the identity commands print dates: ISO 8601, UTC, to the second.
+/// An API token (`tokens list --json`, keyed `id`) or a server-to-server key (`keys list --json`,
+/// keyed `keyID`): `name` and `revoked` are `null` when unset.
+struct CredentialJSON: Encodable {
+    enum IDKey: String { case id, keyID }
+
+    var idKey: IDKey
+    var id: String
+    var environment: String
+    var name: String?
+    var created: Date
+    var revoked: Date?
+
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var keyed = encoder.container(keyedBy: Key.self)
+        try keyed.encode(id, forKey: Key(idKey.rawValue))
+        try keyed.encode(environment, forKey: Key("environment"))
+        try keyed.encode(name, forKey: Key("name"))
+        try keyed.encode(IdentityOutput.date(created), forKey: Key("created"))
+        try keyed.encode(revoked.map(IdentityOutput.date), forKey: Key("revoked"))
+    }
+}
+
 enum IdentityOutput {
     static func date(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()

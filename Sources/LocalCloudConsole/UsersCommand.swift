@@ -35,7 +35,7 @@ struct UsersCommand: AsyncParsableCommand {
             let session = try Session(global)
             let user = try await session.identityStore.addUser(
                 name, password: password, container: session.containerIdentifier, discoverable: !undiscoverable)
-            global.json ? try Output.json(["added": user.name, "userRecordName": user.userRecordName])
+            global.json ? try Output.json(UserAdded(added: user.name, userRecordName: user.userRecordName))
                 : Output.line("Added user \(user.name) to \(session.containerIdentifier)")
         }
     }
@@ -66,7 +66,8 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             let session = try Session(global)
             let count = try await session.identityStore.signOut(user: name, container: session.containerIdentifier)
-            global.json ? try Output.json(["user": name, "revoked": count]) : Output.line("Signed \(name) out: revoked \(count) web auth token(s)")
+            global.json ? try Output.json(SignOutReport(user: name, revoked: count))
+                : Output.line("Signed \(name) out: revoked \(count) web auth token(s)")
         }
     }
 
@@ -78,9 +79,9 @@ struct UsersCommand: AsyncParsableCommand {
             let session = try Session(global)
             let users = try await session.identityStore.users(container: session.containerIdentifier)
             if global.json {
-                try Output.json(users.map { user -> [String: Any] in
-                    ["name": user.name, "userRecordName": user.userRecordName, "discoverable": user.discoverable,
-                     "created": IdentityOutput.date(user.created)]
+                try Output.json(users.map { user in
+                    UserJSON(name: user.name, userRecordName: user.userRecordName, discoverable: user.discoverable,
+                             created: IdentityOutput.date(user.created))
                 })
                 return
             }
@@ -89,6 +90,26 @@ struct UsersCommand: AsyncParsableCommand {
             })
         }
     }
+}
+
+/// `users add --json`.
+struct UserAdded: Encodable {
+    var added: String
+    var userRecordName: String
+}
+
+/// `users signout --json`.
+struct SignOutReport: Encodable {
+    var user: String
+    var revoked: Int
+}
+
+/// One account in `users list --json`.
+struct UserJSON: Encodable {
+    var name: String
+    var userRecordName: String
+    var discoverable: Bool
+    var created: String
 }
 
 /// `90s`, `30m`, `12h`, `14d`, or plain seconds.

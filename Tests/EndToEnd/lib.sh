@@ -2,8 +2,8 @@
 # poll its screen. Source from a test script that uses `set -euo pipefail`.
 #
 #   source "$(dirname "$0")/lib.sh"
-#   e2e_start --demo            # foodpin in a 100x30 pane, TERM=xterm-256color
-#   wait_for "Golden Dragon"    # polls capture-pane every 0.1 s, fails after a timeout
+#   e2e_start -- --data-dir "$E2E_TMP/data"   # foodpin in a 100x30 pane, TERM=xterm-256color
+#   wait_for "24 restaurants"   # polls capture-pane every 0.1 s, fails after a timeout
 #   send j
 #   expect_exit 0               # after the app quits
 #
@@ -70,7 +70,15 @@ e2e_start() {
     esac
   done
   ensure_binary
-  e2e_tmux kill-session -t "$E2E_SESSION" >/dev/null 2>&1 || true
+  # A fresh server per run: killing the last session makes the server exit on its own, and a
+  # new-session racing that exit fails with "server exited unexpectedly". So stop it and wait.
+  local server_pid
+  server_pid="$(e2e_tmux display-message -p '#{pid}' 2>/dev/null || true)"
+  if [ -n "$server_pid" ]; then
+    e2e_tmux kill-server >/dev/null 2>&1 || true
+    local deadline=$((SECONDS + 10))
+    while kill -0 "$server_pid" 2>/dev/null && [ "$SECONDS" -lt "$deadline" ]; do sleep 0.02; done  # poll interval
+  fi
   rm -f "$E2E_TMP/exit"
   local args="" a
   for a in "$@"; do args+=" $(printf '%q' "$a")"; done

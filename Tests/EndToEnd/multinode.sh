@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
 # End-to-end: two `localcloud serve` nodes on one PostgreSQL database, behind the shipped nginx
-# configuration (deploy/nginx/localcloud.conf, only its ports changed).
-#   - a save through node 2 reaches an SSE stream held on node 1 within 2 s;
-#   - node 1 is SIGKILLed: requests through nginx keep succeeding on node 2;
+# configuration (deploy/nginx/localcloud.conf, its ports changed and node 2 marked `backup`, the
+# active/standby form the file describes, so alice's requests go to node 1 until it fails).
+#   - two foodpin users: alice through nginx (so on node 1), bob on node 2 directly; bob's add
+#     raises alice's banner within 2 s; a save through node 2 reaches an SSE stream on node 1;
+#   - node 1 is SIGKILLed: nginx sends alice to node 2; she keeps browsing and bob's next add
+#     reaches her there; queries through nginx keep succeeding;
 #   - 8 writers × 100 adds (each with a photo) spread over both nodes and nginx: every
 #     acknowledged record is present exactly once and every photo's bytes are intact.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/lib.sh"
 source "$HERE/support/serve.sh"
 source "$HERE/support/postgres.sh"
 
-TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-multinode.XXXXXX")"
+TMP="$E2E_TMP"
 NODE1_PID=""; NODE2_PID=""; NGINX_PID=""; SSE_PID=""
 cleanup() {
   # nginx's master stops its workers on TERM (a KILLed master would leave them holding the port).
@@ -20,14 +24,14 @@ cleanup() {
   done
   wait 2>/dev/null || true
   pg_stop >/dev/null 2>&1 || true
-  rm -rf "$TMP"
+  e2e_cleanup
 }
 trap cleanup EXIT
-fail() { printf 'FAIL: %s\n' "$*" >&2; for log in "$TMP"/node*.log "$TMP"/nginx/error.log; do [ -f "$log" ] && { echo "--- $log" >&2; tail -15 "$log" >&2; }; done; exit 1; }
-pass() { printf 'ok - %s\n' "$*"; }
+show_logs() { for log in "$TMP"/node*.log "$TMP"/nginx/error.log; do [ -f "$log" ] && { echo "--- $log" >&2; tail -15 "$log" >&2; }; done; }
+trap show_logs ERR
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_for SECONDS COMMAND…: polls until COMMAND succeeds.
-wait_for() {
+# wait_until SECONDS COMMAND…: polls until COMMAND succeeds.
+wait_until() {
   local deadline=$((SECONDS + $1)); shift
   until "$@" >/dev/null 2>&1; do
     [ "$SECONDS" -lt "$deadline" ] || return 1
@@ -36,6 +40,7 @@ wait_for() {
 }
 
 ensure_localcloud
+ensure_binary
 pg_start "$TMP/pg" || fail "could not start PostgreSQL"
 DB_URL="$PG_URL"
 C=iCloud.FoodPin
@@ -54,7 +59,7 @@ start_node() {
   "$LOCALCLOUD_BIN" serve --database "$DB_URL" --data-dir "$TMP/node$1" --host 127.0.0.1 --port "$2" \
     >"$TMP/node$1.out" 2>"$TMP/node$1.log" &
   eval "NODE$1_PID=$!"
-  wait_for 60 grep -q '^listening on' "$TMP/node$1.out" || fail "node $1 did not start"
+  wait_until 60 grep -q '^listening on' "$TMP/node$1.out" || fail "node $1 did not start"
 }
 start_node 1 "$PORT1"
 start_node 2 "$PORT2"
@@ -63,8 +68,10 @@ pass "two nodes: $NODE1 and $NODE2"
 
 # The shipped nginx configuration with this run's ports.
 mkdir -p "$TMP/nginx"
-sed -e "s/127.0.0.1:8080/127.0.0.1:$PORT_LB/" -e "s/127.0.0.1:8081/127.0.0.1:$PORT1/" -e "s/127.0.0.1:8082/127.0.0.1:$PORT2/" \
+sed -e "s/127.0.0.1:8080/127.0.0.1:$PORT_LB/" -e "s/127.0.0.1:8081/127.0.0.1:$PORT1/" \
+  -e "s/127.0.0.1:8082 max_fails=1 fail_timeout=5s;/127.0.0.1:$PORT2 max_fails=1 fail_timeout=5s backup;/" \
   "$SERVE_ROOT/deploy/nginx/localcloud.conf" > "$TMP/nginx/localcloud.conf"
+grep -q "$PORT2 max_fails=1 fail_timeout=5s backup;" "$TMP/nginx/localcloud.conf" || fail "could not mark node 2 as backup"
 cat > "$TMP/nginx/nginx.conf" <<CONF
 worker_processes 1;
 pid $TMP/nginx/nginx.pid;
@@ -85,26 +92,50 @@ nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' &
 NGINX_PID=$!
 QUERY='{"query":{"recordType":"Restaurant"},"resultsLimit":5}'
 query_ok() { [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST --data "$QUERY" "$1/database/1/$C/development/public/records/query?ckAPIToken=$API")" = 200 ]; }
-wait_for 30 query_ok "$LB" || fail "nginx does not answer a query"
-pass "nginx (the shipped deploy/nginx/localcloud.conf) balances the two nodes"
+wait_until 30 query_ok "$LB" || fail "nginx does not answer a query"
+pass "nginx (the shipped deploy/nginx/localcloud.conf) in front of the two nodes"
+
+# Two foodpin users on two machines: alice through nginx (node 1), bob on node 2.
+as_alice=(env XDG_CONFIG_HOME="$TMP/alice/config" LOCALCLOUD_HOME="$TMP/alice/data" LOCALCLOUD_USER=alice)
+as_bob=(env XDG_CONFIG_HOME="$TMP/bob/config" LOCALCLOUD_HOME="$TMP/bob/data" LOCALCLOUD_USER=bob)
+printf 'alice-secret\n' | "${as_alice[@]}" "$E2E_BIN" login "$LB" --api-token "$API" --user alice --password-stdin >/dev/null || fail "alice's login"
+printf 'bob-secret\n' | "${as_bob[@]}" "$E2E_BIN" login "$NODE2" --api-token "$API" --user bob --password-stdin >/dev/null || fail "bob's login"
+convert -size 800x600 plasma: -quality 85 "$TMP/photo.jpg"
+bob_add() { "${as_bob[@]}" "$E2E_BIN" add --name "$1" --type Bistro --location Paris --image "$TMP/photo.jpg" >/dev/null || fail "bob's add of $1"; }
+bob_add "Bob's First Bistro"
+e2e_start --env "XDG_CONFIG_HOME=$TMP/alice/config" --env "LOCALCLOUD_HOME=$TMP/alice/data" --env LOCALCLOUD_USER=alice -- --images symbols
+wait_for "Bob's First Bistro" 30
+bob_add "Bob's Second Bistro"
+start_ms=$(date +%s%3N)
+wait_for "1 new restaurant — press r" 2
+pass "bob's add on node 2 raised alice's banner (through nginx, node 1) in $(( $(date +%s%3N) - start_ms )) ms"
+send r
+wait_for "Bob's Second Bistro" 10
 
 # Alice subscribes and holds an SSE stream on node 1, through nothing but node 1.
 curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","subscription":{"subscriptionID":"new-restaurants","subscriptionType":"query","query":{"recordType":"Restaurant"},"firesOn":["create"]}}]}' \
   "$NODE1/database/1/$C/development/public/subscriptions/modify?ckAPIToken=$API&ckWebAuthToken=$ALICE" || fail "subscribe"
 curl -sS -N "$NODE1/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse.txt" 2>/dev/null &
 SSE_PID=$!
-wait_for 30 grep -q ':' "$TMP/sse.txt" || true   # the stream's opening comment, when the server sends one
+wait_until 30 grep -q ':' "$TMP/sse.txt" || true   # the stream's opening comment, when the server sends one
 start_ms=$(date +%s%3N)
 curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","record":{"recordName":"bobs-cafe","recordType":"Restaurant","fields":{"name":{"value":"Bob'"'"'s Café"}}}}]}' \
   "$NODE2/database/1/$C/development/public/records/modify?ckAPIToken=$API&ckWebAuthToken=$BOB" || fail "bob's save on node 2"
-wait_for 2 grep -q 'bobs-cafe' "$TMP/sse.txt" || fail "bob's save on node 2 did not reach alice's stream on node 1 within 2 s"
+wait_until 2 grep -q 'bobs-cafe' "$TMP/sse.txt" || fail "bob's save on node 2 did not reach alice's stream on node 1 within 2 s"
 pass "bob's save on node 2 reached alice's SSE stream on node 1 in $(( $(date +%s%3N) - start_ms )) ms"
 kill "$SSE_PID" 2>/dev/null || true; SSE_PID=""
 
-# Node 1 dies: requests through nginx go on, on node 2.
+# Node 1 dies: nginx sends alice to node 2, where bob's next add reaches her.
 kill -KILL "$NODE1_PID"; wait "$NODE1_PID" 2>/dev/null || true; NODE1_PID=""
 for i in $(seq 1 20); do query_ok "$LB" || fail "query $i through nginx failed after node 1 was killed"; done
-pass "node 1 SIGKILLed: 20 of 20 queries through nginx answered (by node 2)"
+bob_add "Bob's Third Bistro"
+wait_for "1 new restaurant — press r" 30
+send r
+wait_for "Bob's Third Bistro" 10
+screen_lacks "offline" || fail "alice went offline when only node 1 died"
+pass "node 1 SIGKILLed: nginx sent alice to node 2, she kept browsing and got bob's next add; 20 of 20 queries answered"
+send q
+expect_exit 0
 
 # Node 1 comes back on its port; 8 writers × 100 adds over node 1, node 2 and nginx.
 start_node 1 "$PORT1"

@@ -4,7 +4,7 @@ import Testing
 import LocalCloud
 
 /// Zones, change tokens, subscriptions and notifications: the same on every store.
-@Suite struct ChangeConformanceTests {
+@Suite(.serialized) struct ChangeConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func zoneChangesSinceATokenIncludeDeletions(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

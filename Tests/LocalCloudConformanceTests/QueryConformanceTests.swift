@@ -3,7 +3,7 @@ import Testing
 import LocalCloud
 
 /// Queries, sorts, cursors and text search: the same on every store.
-@Suite struct QueryConformanceTests {
+@Suite(.serialized) struct QueryConformanceTests {
     /// Saves `count` restaurants named "R000"… in one batch.
     private func seed(_ db: Database, count: Int, type: String = "Cafe") async throws {
         let records = (0..<count).map { restaurant(String(format: "R%03d", $0), type: type, recordName: String(format: "r%03d", $0)) }

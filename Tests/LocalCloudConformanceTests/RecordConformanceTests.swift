@@ -3,7 +3,7 @@ import Testing
 import LocalCloud
 
 /// Saving, fetching and deleting records: the same on every store.
-@Suite struct RecordConformanceTests {
+@Suite(.serialized) struct RecordConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func savedRecordComesBackWithSystemFields(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

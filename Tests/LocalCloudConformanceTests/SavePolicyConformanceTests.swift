@@ -3,7 +3,7 @@ import Testing
 import LocalCloud
 
 /// The three save policies, conflicts, partial failures and batch limits: the same on every store.
-@Suite struct SavePolicyConformanceTests {
+@Suite(.serialized) struct SavePolicyConformanceTests {
     @Test(arguments: StoreKind.allCases)
     func staleSaveFailsWithTheServerRecord(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -32,6 +32,16 @@ print(f"{mean(sys.argv[2]) / mean(sys.argv[3]):.2f}")
 PY
 }
 
+cpu() {  # cpu JSON A B: "A ms / B ms = R", the mean user + system CPU time of A and B
+  python3 - "$@" <<'PY'
+import json, sys
+results = json.load(open(sys.argv[1]))["results"]
+cpu = lambda i: (results[int(i)]["user"] + results[int(i)]["system"]) * 1000
+a, b = cpu(sys.argv[2]), cpu(sys.argv[3])
+print(f"{a:.1f} ms / {b:.1f} ms = {a / b:.2f}x")
+PY
+}
+
 echo "=== start-up (load average: $(cut -d' ' -f1-3 /proc/loadavg))"
 hyperfine -N --warmup 5 --runs "${RUNS:-50}" --export-json "$TMP/start.json" \
   "$BIN/foodpin --version" \
@@ -51,3 +61,4 @@ hyperfine -N --warmup 3 --runs "${ADD_RUNS:-20}" --export-json "$TMP/add.json" \
   "$BIN/foodpin add --name Bench --type Test --location Here --image $TMP/photo.jpg" \
   "vipsthumbnail $TMP/photo.jpg --size 1024x -o $TMP/thumb.jpg[Q=80,strip]"
 echo "foodpin add / vipsthumbnail:                   $(ratio "$TMP/add.json" 0 1)x   (target <= 0.9)"
+echo "  CPU (user + system):                         $(cpu "$TMP/add.json" 0 1)"

@@ -4,8 +4,9 @@
 //
 // A process that never touches an image (`foodpin --version`, `foodpin list`) does not load
 // libvips' ~120 shared libraries: nothing links them. The first call to cvips_init opens
-// libvips.so.42 and libchafa.so.0 and resolves every function this shim uses; the wrappers
-// below are the only way in, and their header names no libvips or GLib type.
+// libvips.so.42 and resolves the libvips and GLib functions this shim uses; the first cchafa_
+// call opens libchafa.so.0 (a command that only scales a photo never does). The wrappers below
+// are the only way in, and their header names no libvips or GLib type.
 //
 // Every function that returns int returns 0 on success and -1 on failure, with the reason in
 // libvips' error buffer (read it with cvips_error_copy). Images are loaded through VipsSource,
@@ -19,13 +20,18 @@ typedef struct _VipsImage VipsImage;
 /// A libchafa canvas; released with cchafa_canvas_unref.
 typedef struct ChafaCanvas ChafaCanvas;
 
-/// Loads libvips and libchafa (once per process), starts libvips and silences its GLib warnings,
+/// Loads libvips (once per process), starts libvips and silences its GLib warnings,
 /// which would otherwise be printed onto the terminal the TUI owns. Returns 0 when libvips
-/// started, -2 when a library or one of its functions could not be loaded (the reason is in
+/// started, -2 when libvips or one of its functions could not be loaded (the reason is in
 /// cvips_load_error), -1 when libvips itself failed to start (the reason is in its error buffer).
 int cvips_init(const char *argv0);
 /// Why cvips_init returned -2, or NULL. Static text; do not free.
 const char *cvips_load_error(void);
+
+/// Whether libvips' format modules (HEIF, JPEG XL, ImageMagick, PDF, OpenSlide) are loaded. cvips_init
+/// leaves them out, unless VIPSHOME is set; the first file or buffer no built-in loader recognises
+/// loads them, and the search is repeated.
+int cvips_modules_loaded(void);
 
 /// Warnings libvips logged since the process started (they are counted, not printed).
 unsigned long cvips_warning_count(void);
@@ -110,7 +116,7 @@ void cvips_free(void *memory);
 char *cvips_error_copy(void);
 void cvips_error_clear(void);
 
-// MARK: libchafa (cvips_init loads it)
+// MARK: libchafa (loaded by the first of these calls, after libvips)
 
 /// How a canvas colours its cells.
 typedef enum CChafaMode {

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import LocalCloud
 
 extension CloudDiscoverBackend {
@@ -10,6 +13,14 @@ extension CloudDiscoverBackend {
     /// - Throws: ``DiscoverError``: with the form field for invalid input and image errors,
     ///   and with the cloud's reason (permission, quota, asset too large) otherwise.
     package func save(_ draft: RestaurantDraft) async throws -> Restaurant {
+        try await save(draft, alongside: {})
+    }
+
+    /// ``save(_:)``, running `prepare` while the image scales: `foodpin add` opens the store and
+    /// checks the schema there, so a one-shot command pays for the slower of the two, not both.
+    ///
+    /// `prepare`'s error is thrown before the image's, as if it had run first.
+    package func save(_ draft: RestaurantDraft, alongside prepare: @Sendable () async throws -> Void) async throws -> Restaurant {
         let errors = draft.fieldErrors()
         if let first = errors.keys.min() {
             throw DiscoverError(.saveFailed, RestaurantDraft.message(for: errors), field: first)
@@ -26,12 +37,16 @@ extension CloudDiscoverBackend {
         if let path = draft.imagePath {
             let output = temporaryDirectory.appendingPathComponent("foodpin-upload-\(UUID().uuidString).jpg")
             temporaryFile = output
+            async let scaled = Result { () throws(ImageError) in try self.writeScaledImage(at: path, to: output) }
+            try await prepare()
             do {
-                _ = try scaler.scale(fileAt: URL(fileURLWithPath: path), to: output)
+                try await scaled.get()
             } catch {
                 throw DiscoverError(error, while: .saveFailed)
             }
             record[RestaurantRecord.image] = Asset(fileURL: output)
+        } else {
+            try await prepare()
         }
         do {
             let saved = try await database.save(record)
@@ -42,6 +57,37 @@ extension CloudDiscoverBackend {
         } catch {
             throw DiscoverError(error, while: .saveFailed)
         }
+    }
+
+    /// Scales the photo and writes the JPEG to `output`, a fresh name only this save uses.
+    ///
+    /// A plain `write(2)`, with no fsync: the save copies the file into the asset store, which
+    /// syncs its own copy before the commit, and then this one is removed. (Foundation's
+    /// `Data.write` syncs every file it writes.)
+    private func writeScaledImage(at path: String, to output: URL) throws(ImageError) {
+        let jpeg = try scaler.scale(fileAt: URL(fileURLWithPath: path))
+        let written = jpeg.withUnsafeBytes { bytes in Self.writeNew(output.path, bytes) }
+        if let failure = written {
+            throw ImageError(.writeFailed, "Cannot write \(output.lastPathComponent): \(failure)", path: output.path)
+        }
+    }
+
+    /// Creates `path` (it must not exist) holding `bytes`; the reason when it cannot.
+    private static func writeNew(_ path: String, _ bytes: UnsafeRawBufferPointer) -> String? {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return String(cString: strerror(errno)) }
+        var offset = 0
+        while offset < bytes.count, let base = bytes.baseAddress {
+            let count = write(fd, base + offset, bytes.count - offset)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                let reason = String(cString: strerror(errno))
+                close(fd)
+                return reason
+            }
+            offset += count
+        }
+        return close(fd) == 0 ? nil : String(cString: strerror(errno))
     }
 
     /// Deletes a restaurant. Only its creator may, where the schema's roles say so.

@@ -45,10 +45,10 @@ final class ChafaDrawing {
         if let evicted { cchafa_canvas_unref(evicted.pointer) }
     }
 
-    /// A canvas from libchafa (loaded with libvips by ``Vips/start()``, which every render calls first).
+    /// A canvas from libchafa, which the first canvas loads (after libvips: ``Vips/start()``, which every render calls first).
     private static func makeCanvas(_ key: Key) -> OpaquePointer {
         guard let canvas = cchafa_canvas_new(Int32(key.columns), Int32(key.rows), mode(key.colorMode)) else {
-            preconditionFailure("libchafa is not loaded: call Vips.start() before drawing")
+            preconditionFailure("libchafa could not be loaded: \(cvips_load_error().map { String(cString: $0) } ?? "call Vips.start() before drawing")")
         }
         return canvas
     }

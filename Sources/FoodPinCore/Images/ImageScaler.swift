@@ -35,6 +35,13 @@ package struct ImageScaler: Hashable, Sendable {
         self.maxPixels = maxPixels
     }
 
+    /// For a command that scales one photo and exits (`foodpin add --image`): libvips starts
+    /// loading now, on another thread, and its pipelines get a worker per core.
+    /// Call it before anything else touches an image.
+    package static func prepareForOneShot() {
+        Vips.prepareForOneShot()
+    }
+
     /// Scales the image at `url` and returns the JPEG bytes.
     ///
     /// - Throws: ``ImageError``: `.unreadable`, `.isDirectory`, `.empty`, `.tooLarge`,

@@ -1,5 +1,6 @@
 import CVipsShim
 import Foundation
+import Synchronization
 
 /// libvips, loaded and started once per process and tuned for an interactive app.
 ///
@@ -19,15 +20,34 @@ enum Vips {
             return .failure(ImageError(.decodeFailed, "The image library (libvips) failed to start.", detail: takeError()))
         }
         // One worker per pipeline keeps a background thumbnail from starving the UI thread
-        // on small machines; the operation cache is off because every call reads a new file
-        // and cached decodes would only hold memory (and could serve a stale file).
-        cvips_configure(1, 0, 0, 0)
+        // on small machines (a one-shot command uses every core: see prepareForOneShot); the
+        // operation cache is off because every call reads a new file and cached decodes would
+        // only hold memory (and could serve a stale file).
+        let workers = oneShot.load(ordering: .acquiring) ? ProcessInfo.processInfo.activeProcessorCount : 1
+        cvips_configure(Int32(max(1, workers)), 0, 0, 0)
         return .success(())
     }()
+
+    /// Set by ``prepareForOneShot()`` before libvips starts.
+    private static let oneShot = Atomic<Bool>(false)
 
     static func start() throws(ImageError) {
         try started.get()
     }
+
+    /// For a command that scales one photo and exits (`foodpin add --image`): starts loading
+    /// libvips now, on another thread (about 25 ms for its ~100 libraries), while the command
+    /// opens the store; and gives its pipelines a worker per core, as `vipsthumbnail` has, since
+    /// no screen waits on the CPU. Call it before anything else touches an image; a failure to
+    /// load is reported by the first image call, as without it.
+    static func prepareForOneShot() {
+        oneShot.store(true, ordering: .releasing)
+        Thread.detachNewThread { _ = started }
+    }
+
+    /// Whether libvips' format modules (HEIF, JPEG XL, ImageMagick, PDF, OpenSlide) are in.
+    /// libvips starts without them; the first file no built-in loader knows loads them.
+    static var modulesLoaded: Bool { cvips_modules_loaded() != 0 }
 
     /// Takes (and clears) libvips' error text. The buffer is process-wide, so under
     /// concurrency it may mix messages; it is only ever used as detail, never to decide.

@@ -1,18 +1,24 @@
 import Foundation
 
-/// Finds the repository's `Assets/` folder, which holds the sample restaurants.
+/// Finds `Assets/`, which holds the sample restaurants (and the schema, `FoodPin.ckdb`).
 ///
 /// ```swift
-/// let assets = SampleAssets.locate()   // FOODPIN_ASSETS, else next to the executable, else the source tree
+/// let assets = SampleAssets.locate()   // FOODPIN_ASSETS, the install prefix, the build's checkout, the source tree
 /// ```
 package enum SampleAssets {
     /// The samples' file, relative to `Assets/`.
     package static let restaurantsFile = "Restaurants/restaurants.json"
 
+    /// Where `scripts/install.sh PREFIX` puts `Assets/`, relative to the prefix: `PREFIX/share/foodpin/Assets`
+    /// beside `PREFIX/bin/foodpin`.
+    package static let installedPath = "share/foodpin/Assets"
+
     /// `Assets/`, looked for in order:
     /// 1. the `FOODPIN_ASSETS` environment variable;
-    /// 2. the executable's directory and its parents (a SwiftPM build sits in `<package>/.build/…`);
-    /// 3. the package this file was compiled from.
+    /// 2. the install prefix: `<the executable's directory>/../share/foodpin/Assets`, for a
+    ///    `foodpin` installed in `PREFIX/bin` (symlinks to it are followed);
+    /// 3. the executable's directory and its parents (a SwiftPM build sits in `<package>/.build/…`);
+    /// 4. the package this file was compiled from.
     ///
     /// - Returns: `nil` when none of them holds `Restaurants/restaurants.json`.
     package static func locate(
@@ -26,7 +32,9 @@ package enum SampleAssets {
         }
         var candidates: [URL] = []
         if let executable {
-            var directory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+            let binDirectory = executable.resolvingSymlinksInPath().deletingLastPathComponent()
+            candidates.append(binDirectory.deletingLastPathComponent().appendingPathComponent(installedPath, isDirectory: true))
+            var directory = binDirectory
             while directory.path != "/" {
                 candidates.append(directory.appendingPathComponent("Assets", isDirectory: true))
                 directory.deleteLastPathComponent()

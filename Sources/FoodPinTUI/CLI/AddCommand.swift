@@ -39,6 +39,7 @@ struct AddCommand: ParsableCommand {
     var noQueue = false
 
     mutating func run() throws {
+        if image != nil { ImageScaler.prepareForOneShot() }   // libvips loads while the store opens
         // What the form would hold: trimmed, `~` expanded, at most each field's length.
         let draft = RestaurantForm(
             draft: RestaurantDraft(name: name, type: type, location: location, phone: phone ?? "",
@@ -46,11 +47,13 @@ struct AddCommand: ParsableCommand {
             services: .live
         ).draft
         let session = CloudSession(options: options, queuesWhenOffline: !noQueue)
+        // The store stays open to the end of the process: see CloudSession.leaveOpenAtExit.
+        defer { session.leaveOpenAtExit() }
         let (backend, seeder) = (session.backend, session.seeder)
         do {
+            // The store opens and the schema is checked while the image scales.
             let saved = try runBlocking {
-                try seeder?.ensureSchema()   // no samples here: see CloudSession
-                return try await backend.save(draft)
+                try await backend.save(draft, alongside: { try seeder?.ensureSchema() })   // no samples here: see CloudSession
             }
             if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id }) {
                 printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")

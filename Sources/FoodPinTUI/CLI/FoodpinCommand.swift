@@ -16,21 +16,12 @@ struct FoodpinCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
-    /// Runs the built-in runtime demo instead of the Discover screen (for development and tests).
-    @Flag(help: .hidden)
-    var demo = false
-
     mutating func run() throws {
         ensureKnownTerminal()
         let colorMode = resolveColorMode(options.color)
-        let code: Int32
-        if demo {
-            code = runInteractive(app: DemoApp(colorMode: colorMode), colorMode: colorMode)
-        } else {
-            let imageMode = resolveImageMode(options.imageChoice)
-            code = runInteractive(app: makeDiscoverApp(colorMode: colorMode, imageMode: imageMode), colorMode: colorMode,
+        let imageMode = resolveImageMode(options.imageChoice)
+        let code = runInteractive(app: makeDiscoverApp(colorMode: colorMode, imageMode: imageMode), colorMode: colorMode,
                                   imageMode: imageMode)
-        }
         if code != 0 { throw ExitCode(code) }
     }
 

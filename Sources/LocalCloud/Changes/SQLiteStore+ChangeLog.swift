@@ -7,6 +7,11 @@ package struct ZoneChangesPage: Sendable {
     package var deleted: [(Record.ID, String)] = []
     package var token: ServerChangeToken
     package var moreComing: Bool
+
+    package init(token: ServerChangeToken, moreComing: Bool) {
+        self.token = token
+        self.moreComing = moreComing
+    }
 }
 
 /// One page of a database's changes: the zones that changed or went away.
@@ -15,6 +20,12 @@ package struct DatabaseChangesPage: Sendable {
     package var deletedZones: [RecordZone.ID] = []
     package var token: ServerChangeToken
     package var moreComing: Bool
+
+    package init(changedZones: [RecordZone.ID] = [], token: ServerChangeToken, moreComing: Bool) {
+        self.changedZones = changedZones
+        self.token = token
+        self.moreComing = moreComing
+    }
 }
 
 /// Change tokens on the change log the store writes in every transaction.

@@ -14,15 +14,15 @@ import Foundation
 /// compaction, fails with `changeTokenExpired` instead of silently missing changes.
 public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConvertible {
     /// The database file's change-log identity.
-    let epoch: String
+    package let epoch: String
     /// Every change up to this sequence has been delivered (or is in the snapshot being delivered).
-    let sequence: Int64
+    package let sequence: Int64
     /// During a first fetch (no token), the last record row delivered; `nil` once reading the log.
-    let snapshotAfterRowID: Int64?
+    package let snapshotAfterRowID: Int64?
     /// A remote container's token: the server's `syncToken`, opaque here.
     let syncToken: String?
 
-    init(epoch: String, sequence: Int64, snapshotAfterRowID: Int64? = nil) {
+    package init(epoch: String, sequence: Int64, snapshotAfterRowID: Int64? = nil) {
         self.epoch = epoch
         self.sequence = sequence
         self.snapshotAfterRowID = snapshotAfterRowID

@@ -6,12 +6,22 @@ extension Container {
     ///
     /// An upload no record ever refers to is an orphan, removed by ``collectGarbage(gracePeriod:)``.
     /// - Throws: `limitExceeded` over the asset size limit.
-    package func importAsset(from file: URL) throws -> (digest: String, size: Int64) {
-        try core.store().importAsset(from: file, sizeLimit: configuration.assetSizeLimit)
+    package func importAsset(from file: URL) async throws -> (digest: String, size: Int64) {
+        let limit = configuration.assetSizeLimit
+        // On the database's queue: a database-server store blocks while it writes the bytes.
+        return try await publicCloudDatabase.perform { db in try db.core.store().importAsset(from: file, sizeLimit: limit) }
     }
 
-    /// A local file with this content digest, if the store has the asset.
-    package func assetFile(forDigest digest: String) -> URL? {
+    /// A local file with this content digest, fetched on the database's queue (a database-server
+    /// store may copy the bytes out first); `nil` when the store has no such asset.
+    package func assetFile(forDigest digest: String) async -> URL? {
+        guard FieldValue.isDigest(digest) else { return nil }
+        return try? await publicCloudDatabase.perform { db in try db.core.store().assetFile(forDigest: digest) }
+    }
+
+    /// A local file with this content digest, if the store has the asset: for checks made while
+    /// decoding a request, where the embedded store only looks at its directory.
+    package func assetFileNow(forDigest digest: String) -> URL? {
         guard FieldValue.isDigest(digest) else { return nil }
         return try? core.store().assetFile(forDigest: digest)
     }

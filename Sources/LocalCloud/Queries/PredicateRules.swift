@@ -14,7 +14,7 @@ import Foundation
 /// - `creationDate` and `modificationDate` values are `.date`;
 /// - a `Record.ID` compared with a user field is a `.reference` with action `.none`;
 /// - `.in` lists and `.between` bounds are scalars (never `.list`, `.asset` or `.location`).
-enum PredicateRules {
+package enum PredicateRules {
     static func error(_ message: String) -> CloudError {
         CloudError(.invalidArguments, message)
     }
@@ -301,7 +301,7 @@ enum PredicateRules {
     }
 
     /// The words of a text search as the full-text index splits them: runs of letters and digits.
-    static func words(in text: String) -> [Substring] {
+    package static func words(in text: String) -> [Substring] {
         text.split { !($0.isLetter || $0.isNumber) }
     }
 

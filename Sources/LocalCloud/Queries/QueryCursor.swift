@@ -49,6 +49,11 @@ package enum SQLScalar: Sendable, Codable, Equatable {
 package struct QueryAnchor: Sendable, Codable, Equatable {
     package var values: [SQLScalar]
     package var rowID: Int64
+
+    package init(values: [SQLScalar], rowID: Int64) {
+        self.values = values
+        self.rowID = rowID
+    }
 }
 
 /// A validated query, ready for the store.

@@ -10,9 +10,9 @@ public final class Asset: Sendable {
     /// the field was fetched without its file.
     public let fileURL: URL?
     /// SHA-256 of the content, hex; set once the asset is in the store.
-    let contentDigest: String?
+    package let contentDigest: String?
     /// Size in bytes, once known.
-    let size: Int64?
+    package let size: Int64?
 
     public init(fileURL: URL) {
         self.fileURL = fileURL
@@ -20,7 +20,7 @@ public final class Asset: Sendable {
         size = nil
     }
 
-    init(fileURL: URL?, contentDigest: String?, size: Int64?) {
+    package init(fileURL: URL?, contentDigest: String?, size: Int64?) {
         self.fileURL = fileURL
         self.contentDigest = contentDigest
         self.size = size

@@ -15,16 +15,18 @@ public final class Record: @unchecked Sendable, CustomStringConvertible {
     public let recordType: String
 
     /// Everything that can change after creation, guarded by ``state``.
-    struct State {
-        var fields: [String: FieldValue] = [:]
-        var changed: [String] = []
+    package struct State: Sendable {
+        package var fields: [String: FieldValue] = [:]
+        package var changed: [String] = []
         /// Keys given a value that is not a storable `RecordValue`; saving reports them.
-        var invalidKeys: [String] = []
-        var creationDate: Date?
-        var modificationDate: Date?
-        var creatorUserRecordID: ID?
-        var lastModifiedUserRecordID: ID?
-        var recordChangeTag: String?
+        package var invalidKeys: [String] = []
+        package var creationDate: Date?
+        package var modificationDate: Date?
+        package var creatorUserRecordID: ID?
+        package var lastModifiedUserRecordID: ID?
+        package var recordChangeTag: String?
+
+        package init() {}
     }
 
     let state: Mutex<State>
@@ -44,7 +46,7 @@ public final class Record: @unchecked Sendable, CustomStringConvertible {
         self.init(recordType: recordType, recordID: ID(zoneID: zoneID))
     }
 
-    init(recordType: String, recordID: ID, state: State) {
+    package init(recordType: String, recordID: ID, state: State) {
         self.recordType = recordType
         self.recordID = recordID
         self.state = Mutex(state)
@@ -124,5 +126,5 @@ public final class Record: @unchecked Sendable, CustomStringConvertible {
     // MARK: Internal
 
     var fieldValues: [String: FieldValue] { state.withLock { $0.fields } }
-    var snapshot: State { state.withLock { $0 } }
+    package var snapshot: State { state.withLock { $0 } }
 }

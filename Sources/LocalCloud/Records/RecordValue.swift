@@ -93,7 +93,7 @@ extension FieldValue {
     }
 
     /// Bytes this value counts against the 1 MB record limit (assets count only their reference).
-    var storageSize: Int {
+    package var storageSize: Int {
         switch self {
         case .string(let v): v.utf8.count
         case .int64, .double, .bool, .date: 8

@@ -76,7 +76,7 @@ final class RemoteChangeReader: ChangeReader {
         for waiter in waiters { waiter.resume() }
     }
 
-    func lastSequence() throws -> Int64 {
+    func lastSequence() async throws -> Int64 {
         state.withLock { $0.lastSequence }
     }
 
@@ -104,7 +104,7 @@ final class RemoteChangeReader: ChangeReader {
         }
     }
 
-    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
         // The stream is already the signed-in user's: the server filtered it.
         state.withLock { state in
             var batch = ChangeBatch(through: state.lastSequence)

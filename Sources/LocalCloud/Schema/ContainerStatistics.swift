@@ -10,4 +10,10 @@ package struct ContainerStatistics: Sendable {
     package var databaseBytes: Int64 = 0
     package var assetCount = 0
     package var assetBytes: Int64 = 0
+
+    package init(dataDirectory: String, databaseFile: String, assetsDirectory: String) {
+        self.dataDirectory = dataDirectory
+        self.databaseFile = databaseFile
+        self.assetsDirectory = assetsDirectory
+    }
 }

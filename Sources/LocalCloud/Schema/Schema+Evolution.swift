@@ -66,7 +66,7 @@ extension Schema {
     /// Development accommodates the save; production only validates it.
     ///
     /// - Returns: the changed schema, or `nil` when the save changes nothing.
-    func checkingSave(recordType: String, fields: [String: FieldValue], justInTime: Bool) throws -> Schema? {
+    package func checkingSave(recordType: String, fields: [String: FieldValue], justInTime: Bool) throws -> Schema? {
         if justInTime {
             return try evolved(recordType: recordType, fields: fields)
         }

@@ -12,7 +12,7 @@ extension Schema {
     ///
     /// Fields the schema does not know (and unknown record types) are left to the query, which finds nothing.
     /// - Throws: `CloudError(.invalidArguments)` naming the field.
-    func checkListMatches(recordType: String, predicate: PredicateNode) throws {
+    package func checkListMatches(recordType: String, predicate: PredicateNode) throws {
         guard let type = recordTypes[recordType] else { return }
         try Self.checkListMatches(predicate, in: type)
     }

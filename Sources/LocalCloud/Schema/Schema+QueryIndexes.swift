@@ -8,7 +8,7 @@ extension Schema {
     /// - Throws: `CloudError(.unknownItem)` "Did not find record type: T" for an unknown type;
     ///   `CloudError(.invalidArguments)` "Field 'x' is not marked queryable" (or sortable, searchable)
     ///   or "Type is not marked indexable: T".
-    func checkIndexes(recordType: String, predicate: PredicateNode, sortKeys: [PredicateKey]) throws {
+    package func checkIndexes(recordType: String, predicate: PredicateNode, sortKeys: [PredicateKey]) throws {
         guard let type = recordTypes[recordType] else {
             throw CloudError(.unknownItem, "Did not find record type: \(recordType)")
         }

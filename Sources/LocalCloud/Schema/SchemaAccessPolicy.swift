@@ -9,7 +9,7 @@ import Synchronization
 ///   CREATE for new records, WRITE (or `_creator`'s) for changes and deletes.
 /// - Queries need the indexes CloudKit would need (when `checksIndexes`).
 /// - The account rules of ``AccountAccessPolicy`` apply first.
-final class SchemaAccessPolicy: AccessPolicy {
+package final class SchemaAccessPolicy: AccessPolicy {
     let environment: Container.Environment
     let checksIndexes: Bool
     private let cache = Mutex<(stamp: String, schema: Schema)?>(nil)
@@ -81,11 +81,11 @@ final class SchemaAccessPolicy: AccessPolicy {
     }
 
     /// `_alice` → `alice`: the store keeps creators as user record names.
-    static func userName(_ userRecordName: String) -> String? {
+    package static func userName(_ userRecordName: String) -> String? {
         userRecordName.hasPrefix("_") ? String(userRecordName.dropFirst()) : (userRecordName.isEmpty ? nil : userRecordName)
     }
 
-    static func predicateKey(_ sort: QuerySortKey) -> PredicateKey {
+    package static func predicateKey(_ sort: QuerySortKey) -> PredicateKey {
         if sort.location == nil, let system = SystemField(anyName: sort.key) {
             switch system {
             case .createTime: return .creationDate

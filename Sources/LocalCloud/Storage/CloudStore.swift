@@ -12,6 +12,8 @@ import Foundation
 /// server may block that thread while it waits.
 package protocol CloudStore: RecordStore, SubscriptionStore, ChangeLogStore, SchemaStore, AssetStorage, ChangeFeed {
     /// A value that differs whenever the store's data may have changed (see ``ChangeStamp``).
+    /// Called on the server's request path, so it must not wait on a network or a database
+    /// server: read memory (a commit counter kept by notifications) or stat local files.
     func changeStamp() throws -> ChangeStamp
 
     /// Stops background work and closes connections; the store is unusable afterwards.
@@ -68,16 +70,19 @@ package protocol ChangeFeed: Sendable {
 }
 
 /// One watcher's view of the change log.
+///
+/// The reads are `async` because watchers run on the cooperative pool (one thread per core): a
+/// store that waits on a network or a database server must suspend there, never block.
 package protocol ChangeReader: AnyObject, Sendable {
     /// The position of the last change now: a watcher that starts here replays nothing.
-    func lastSequence() throws -> Int64
+    func lastSequence() async throws -> Int64
 
     /// Returns when a commit may have happened (by any process or node), or after `timeout`.
     func waitForCommit(upTo timeout: Duration) async
 
     /// The notifications that `user`'s subscriptions fire for change-log rows after `sequence`,
     /// in log order, and the last position read. Cheap when nothing was committed since the last call.
-    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch
 
     /// Releases the reader's connection and wake-up registration.
     func close()

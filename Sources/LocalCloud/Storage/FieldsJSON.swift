@@ -8,8 +8,8 @@ import GRDB
 /// seconds since 1970, bytes as base64, locations as `[lat, lon]`, references as the target's
 /// record name, assets as their SHA-256. Lists are `{"t":"list","e":kind,"v":[…]}`.
 /// What SQL never compares (a reference's zone and action, an asset's size, an altitude) sits in `x`.
-enum FieldsJSON {
-    static func encode(_ fields: [String: FieldValue]) -> String {
+package enum FieldsJSON {
+    package static func encode(_ fields: [String: FieldValue]) -> String {
         var out = JSONBytes()
         out.bytes.reserveCapacity(256)
         out.append("{")
@@ -110,7 +110,7 @@ enum FieldsJSON {
     /// key's name is matched on its bytes and reused, so only values allocate. Reading the
     /// whole object here costs less than one `json_extract` per key in SQL, each of which
     /// looks up SQLite's parse cache and walks its path on every row.
-    static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]?, assetURL: (String) -> URL?) -> [String: FieldValue] {
+    package static func decode(_ bytes: UnsafeBufferPointer<UInt8>, keys: [String]?, assetURL: (String) -> URL?) -> [String: FieldValue] {
         var parser = JSONParser(bytes: bytes)
         var fields: [String: FieldValue] = [:]
         fields.reserveCapacity(keys?.count ?? 8)

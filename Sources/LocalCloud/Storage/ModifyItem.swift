@@ -39,4 +39,9 @@ package struct ModifyItemResult: Sendable {
 
     package var recordID: Record.ID
     package var outcome: Outcome
+
+    package init(recordID: Record.ID, outcome: Outcome) {
+        self.recordID = recordID
+        self.outcome = outcome
+    }
 }

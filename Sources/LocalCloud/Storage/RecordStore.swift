@@ -46,4 +46,9 @@ extension RecordStore {
 package struct QueryPage: Sendable {
     package var records: [Record]
     package var cursor: Query.Cursor?
+
+    package init(records: [Record], cursor: Query.Cursor?) {
+        self.records = records
+        self.cursor = cursor
+    }
 }

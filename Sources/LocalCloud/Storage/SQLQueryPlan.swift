@@ -29,7 +29,7 @@ struct SQLFragment {
 /// the keyset condition after the cursor's anchor, the ORDER BY, and a LIMIT one past the page.
 ///
 /// Values are only ever bound; field names (validated identifiers) appear as JSON paths.
-struct SQLQueryPlan {
+package struct SQLQueryPlan {
     var sql: String
     var arguments: StatementArguments
     /// The fields decoded from the fields column: the desired keys, or `nil` for all of them.
@@ -115,7 +115,7 @@ struct SQLQueryPlan {
     /// The desired keys are picked out of the fields JSON in Swift, not in SQL: one
     /// `json_extract` for each key's kind and one for its value cost about a microsecond per row
     /// each, even when the path is absent (SQLite looks up its parse cache and walks the path).
-    static func fieldKeys(_ desiredKeys: [String]?) throws -> [String]? {
+    package static func fieldKeys(_ desiredKeys: [String]?) throws -> [String]? {
         guard let keys = desiredKeys else { return nil }
         var wanted: [String] = []
         for key in keys where !systemKeys.contains(key) && !wanted.contains(key) {
@@ -133,7 +133,7 @@ struct SQLQueryPlan {
     // MARK: Sorting and keysets
 
     /// The system column a sort key names, if any (always non-NULL).
-    static func systemColumn(forSortKey key: String) -> String? {
+    package static func systemColumn(forSortKey key: String) -> String? {
         switch key {
         case "creationDate", "createdTimestamp", "___createTime": "r.created_at"
         case "modificationDate", "modifiedTimestamp", "___modTime": "r.modified_at"
@@ -344,7 +344,7 @@ struct SQLQueryPlan {
     /// The least string above every string that starts with `prefix`, in code-point order (which
     /// is SQLite's BINARY order of UTF-8): the last scalar that can grow, grown, with what
     /// followed it dropped. `nil` when there is none ("" or only U+10FFFF).
-    static func prefixUpperBound(_ prefix: String) -> String? {
+    package static func prefixUpperBound(_ prefix: String) -> String? {
         var scalars = Array(prefix.unicodeScalars)
         while let last = scalars.popLast() {
             var next = last.value + 1

@@ -17,7 +17,7 @@ public final class DatabaseSubscription: Subscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, subscriptionType: .database)
     }
 
-    override func validate(for scope: Database.Scope) throws {
+    override package func validate(for scope: Database.Scope) throws {
         guard scope != .public else {
             throw CloudError(.invalidArguments, "Database subscriptions are not supported in the public database")
         }

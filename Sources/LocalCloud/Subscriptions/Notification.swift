@@ -57,6 +57,25 @@ public struct Notification: Sendable, Hashable, CustomStringConvertible {
     /// The change-log position of the change; later changes have larger values.
     public var changeSequence: Int64
 
+    package init(notificationType: NotificationType, notificationID: String, subscriptionID: String, containerIdentifier: String,
+                 databaseScope: Database.Scope, recordID: Record.ID?, recordType: String?, queryNotificationReason: Reason,
+                 recordZoneID: RecordZone.ID?, modifiedBy: Record.ID?, changeDate: Date,
+                 notificationInfo: Subscription.NotificationInfo?, changeSequence: Int64) {
+        self.notificationType = notificationType
+        self.notificationID = notificationID
+        self.subscriptionID = subscriptionID
+        self.containerIdentifier = containerIdentifier
+        self.databaseScope = databaseScope
+        self.recordID = recordID
+        self.recordType = recordType
+        self.queryNotificationReason = queryNotificationReason
+        self.recordZoneID = recordZoneID
+        self.modifiedBy = modifiedBy
+        self.changeDate = changeDate
+        self.notificationInfo = notificationInfo
+        self.changeSequence = changeSequence
+    }
+
     public var description: String {
         "<Notification \(notificationType) \(subscriptionID) \(queryNotificationReason) \(recordID?.recordName ?? "-") by \(modifiedBy?.recordName ?? "?")>"
     }

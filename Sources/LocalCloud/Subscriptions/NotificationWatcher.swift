@@ -47,9 +47,9 @@ final class NotificationWatcher: Sendable {
         var lastSeen: Int64
         do {
             if let startSequence {
-                lastSeen = try poll(reader, user: user, after: startSequence)
+                lastSeen = try await poll(reader, user: user, after: startSequence)
             } else {
-                lastSeen = try reader.lastSequence()
+                lastSeen = try await reader.lastSequence()
             }
         } catch {
             return
@@ -59,16 +59,18 @@ final class NotificationWatcher: Sendable {
             if Task.isCancelled { break }
             // A transient error (a checkpoint, a busy file, a dropped connection): the next poll
             // retries from lastSeen, so nothing is skipped.
-            if let seen = try? poll(reader, user: user, after: lastSeen) { lastSeen = seen }
+            if let seen = try? await poll(reader, user: user, after: lastSeen) { lastSeen = seen }
         }
     }
 
-    private func poll(_ reader: any ChangeReader, user: String, after sequence: Int64) throws -> Int64 {
-        let batch = try reader.notifications(for: user, containerIdentifier: configuration.containerIdentifier, after: sequence)
+    private func poll(_ reader: any ChangeReader, user: String, after sequence: Int64) async throws -> Int64 {
+        let batch = try await reader.notifications(for: user, containerIdentifier: configuration.containerIdentifier, after: sequence)
         for notification in batch.notifications { deliver(notification) }
+        // On the database's queue, like any store call: a network store may block while it deletes.
         for spent in batch.spentSubscriptions {
-            let context = StoreContext(scope: spent.scope, user: user)
-            _ = try? core.store().deleteSubscriptions([spent.subscriptionID], context: context)
+            _ = try? await Database(scope: spent.scope, core: core).perform { db in
+                try db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
+            }
         }
         return batch.through
     }

@@ -43,7 +43,7 @@ public final class QuerySubscription: Subscription, @unchecked Sendable {
         set { zone.withLock { $0 = newValue } }
     }
 
-    override func validate(for scope: Database.Scope) throws {
+    override package func validate(for scope: Database.Scope) throws {
         guard scope != .shared else {
             throw CloudError(.invalidArguments, "Query subscriptions are not supported in the shared database")
         }

@@ -19,7 +19,7 @@ public final class RecordZoneSubscription: Subscription, @unchecked Sendable {
         super.init(subscriptionID: subscriptionID, subscriptionType: .recordZone)
     }
 
-    override func validate(for scope: Database.Scope) throws {
+    override package func validate(for scope: Database.Scope) throws {
         guard scope == .private else {
             throw CloudError(.invalidArguments, "Record zone subscriptions are only supported in the private database, not the \(scope) database")
         }

@@ -46,7 +46,7 @@ final class SQLiteChangeReader: ChangeReader {
         await wakeup.wait(upTo: timeout)
     }
 
-    func lastSequence() throws -> Int64 {
+    func lastSequence() async throws -> Int64 {
         // data_version first: a commit between the two reads is then either counted as before
         // the start or seen as a new version, never lost.
         try connection.inDatabase { db in
@@ -66,7 +66,7 @@ final class SQLiteChangeReader: ChangeReader {
     /// Whether one changed row matches a query subscription's predicate (appended in parentheses).
     static let matchPrefixSQL = "SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ? AND ("
 
-    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
         let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
         guard version != lastVersion.withLock({ $0 }) else { return ChangeBatch(through: sequence) }
         let batch = try connection.inDatabase { db in

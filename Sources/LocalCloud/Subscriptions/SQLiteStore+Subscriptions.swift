@@ -81,17 +81,29 @@ extension SQLiteStore: SubscriptionStore {
 }
 
 /// A subscription as stored: the predicate as its node's JSON, the options as bits.
-struct SubscriptionRow: Sendable {
-    var subscriptionID: String
-    var scope: Database.Scope
-    var kind: Int
-    var recordType: String?
-    var zone: String?
-    var predicate: String?
-    var options: Int64
-    var notificationInfo: String?
+package struct SubscriptionRow: Sendable {
+    package var subscriptionID: String
+    package var scope: Database.Scope
+    package var kind: Int
+    package var recordType: String?
+    package var zone: String?
+    package var predicate: String?
+    package var options: Int64
+    package var notificationInfo: String?
 
-    init(_ subscription: Subscription) throws {
+    package init(subscriptionID: String, scope: Database.Scope, kind: Int, recordType: String?, zone: String?,
+                 predicate: String?, options: Int64, notificationInfo: String?) {
+        self.subscriptionID = subscriptionID
+        self.scope = scope
+        self.kind = kind
+        self.recordType = recordType
+        self.zone = zone
+        self.predicate = predicate
+        self.options = options
+        self.notificationInfo = notificationInfo
+    }
+
+    package init(_ subscription: Subscription) throws {
         subscriptionID = subscription.subscriptionID
         scope = .public
         kind = subscription.subscriptionType.rawValue
@@ -134,12 +146,12 @@ struct SubscriptionRow: Sendable {
     }
 
     /// The predicate's tree, `TRUEPREDICATE` when none is stored.
-    func predicateNode() throws -> PredicateNode {
+    package func predicateNode() throws -> PredicateNode {
         guard let predicate else { return .truePredicate }
         return try JSONDecoder().decode(PredicateNode.self, from: Data(predicate.utf8))
     }
 
-    func subscription() throws -> Subscription {
+    package func subscription() throws -> Subscription {
         let info = try notificationInfo.map { try JSONDecoder().decode(Subscription.NotificationInfo.self, from: Data($0.utf8)) }
         let subscription: Subscription
         switch Subscription.SubscriptionType(rawValue: kind) {

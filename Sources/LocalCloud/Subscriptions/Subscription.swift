@@ -37,7 +37,7 @@ public class Subscription: @unchecked Sendable, CustomStringConvertible {
     public var description: String { "<\(Swift.type(of: self)) \(subscriptionID)>" }
 
     /// Checks CloudKit's rule for which database allows this kind of subscription.
-    func validate(for scope: Database.Scope) throws {}
+    package func validate(for scope: Database.Scope) throws {}
 }
 
 extension Subscription {

@@ -11,10 +11,12 @@ extension CloudServer {
     /// let server = CloudServer.open(configuration: configuration, logger: logger)
     /// try await server.run { url in print("listening on \(url)") }
     /// ```
-    package static func open(configuration: ServerConfiguration, logger: Logger) -> CloudServer {
-        let store = SQLiteIdentityStore(dataDirectory: configuration.dataDirectory)
-        let authenticator = TokenAuthenticator(store: store, tokenLifetime: configuration.tokenLifetime)
-        return CloudServer(configuration: configuration, authenticator: authenticator, logger: logger)
+    /// `state` is where accounts, tokens, upload URLs and push state live: by default the data
+    /// directory and this process; for several nodes, their shared database.
+    package static func open(configuration: ServerConfiguration, logger: Logger, state: ServerState? = nil) -> CloudServer {
+        let state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        let authenticator = TokenAuthenticator(store: state.identity, tokenLifetime: configuration.tokenLifetime)
+        return CloudServer(configuration: configuration, authenticator: authenticator, logger: logger, state: state)
     }
 
     /// The identity store behind the authenticator, when it has one (test doubles do not).

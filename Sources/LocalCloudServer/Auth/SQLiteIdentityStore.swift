@@ -51,7 +51,10 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     private func write<T: Sendable>(_ container: String, _ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
-        try await pool(container, create: true)!.write(body)
+        guard let pool = try pool(container, create: true) else {
+            throw CloudError(.internalError, "Cannot open the identity database of \(container)")
+        }
+        return try await pool.write(body)
     }
 
     /// Reads; `empty` when the container has no identity database yet.

@@ -10,7 +10,7 @@ import LocalCloud
 ///
 /// Its text is the SSE event `id` (and what `Last-Event-ID` sends back): the change-log sequence,
 /// with `.count` only when a change fired more than one notification.
-struct NotificationCursor: Sendable, Hashable, CustomStringConvertible {
+package struct NotificationCursor: Sendable, Hashable, CustomStringConvertible {
     var sequence: Int64
     var delivered: Int
 
@@ -20,7 +20,7 @@ struct NotificationCursor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// - Returns: `nil` for text that is not `SEQ` or `SEQ.COUNT` with a positive count.
-    init?(text: String) {
+    package init?(text: String) {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false)
         guard parts.count <= 2, let sequence = Int64(parts[0]), sequence >= 0 else { return nil }
         let delivered = parts.count == 2 ? Int(parts[1]) : 1
@@ -28,7 +28,7 @@ struct NotificationCursor: Sendable, Hashable, CustomStringConvertible {
         self.init(sequence: sequence, delivered: delivered)
     }
 
-    var description: String { delivered == 1 ? "\(sequence)" : "\(sequence).\(delivered)" }
+    package var description: String { delivered == 1 ? "\(sequence)" : "\(sequence).\(delivered)" }
 
     /// The cursor once `notification` is delivered too.
     func advanced(past notification: LocalCloud.Notification) -> NotificationCursor {

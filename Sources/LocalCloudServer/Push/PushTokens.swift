@@ -18,8 +18,8 @@ import Glibc
 /// A token is `base64url(claims JSON).base64url(HMAC-SHA256(key, claims JSON))`; verification is a
 /// constant-time MAC check. The key file (`.push-token-key`, 32 random bytes, mode 0600) cannot
 /// collide with a container, whose identifiers never start with a dot.
-final class PushTokens: Sendable {
-    struct Claims: Sendable, Hashable {
+package final class PushTokens: Sendable {
+    package struct Claims: Sendable, Hashable {
         var container: String
         var environment: Container.Environment
         var user: String
@@ -30,9 +30,10 @@ final class PushTokens: Sendable {
 
     private let key: SymmetricKey
     /// Where each token's long-poll stopped.
-    let cursors: WebcourierCursors
+    let cursors: any WebcourierCursorStore
 
-    init(key: SymmetricKey, cursors: WebcourierCursors) {
+    /// Tokens signed with `key` (32 bytes, the same on every node that must accept them).
+    package init(key: SymmetricKey, cursors: any WebcourierCursorStore) {
         self.key = key
         self.cursors = cursors
     }

@@ -14,7 +14,7 @@ import GRDB
 ///
 /// Rows are keyed by the SHA-256 of the token, never the token itself; rows not advanced for
 /// 30 days are pruned when the file is opened.
-final class WebcourierCursors: Sendable {
+final class WebcourierCursors: WebcourierCursorStore {
     private let queue: DatabaseQueue
 
     static let fileName = ".push.sqlite"

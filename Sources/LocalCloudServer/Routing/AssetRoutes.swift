@@ -20,7 +20,7 @@ extension CloudServer {
     func assetMapping(container: Container, baseURL: String, containerIdentifier: String,
                       environment: Container.Environment) -> AssetWireMapping {
         let prefix = "\(baseURL)/assets/1/\(containerIdentifier)/\(environment.rawValue)/"
-        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFile(forDigest: $0) != nil })
+        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFileNow(forDigest: $0) != nil })
     }
 
     /// `{tokens: [{recordType, fieldName, recordName?}]}` → `{tokens: [{recordName, fieldName, url}]}`.
@@ -33,7 +33,7 @@ extension CloudServer {
                 throw ServerError(.badRequest, "tokens[\(index)] needs recordType and fieldName")
             }
             let recordName = token["recordName"]?.stringValue ?? UUID().uuidString
-            let upload = uploads.issue(container: call.containerIdentifier, environment: call.environment)
+            let upload = try await state.uploads.issue(container: call.containerIdentifier, environment: call.environment)
             let url = "\(call.baseURL)/upload/1/\(call.containerIdentifier)/\(call.environment.rawValue)/\(upload)"
             issued.append(.object(["recordName": .string(recordName), "fieldName": .string(field), "url": .string(url)]))
         }
@@ -45,7 +45,7 @@ extension CloudServer {
         let containerIdentifier = try context.parameters.require("container")
         let environment = try Self.environment(context.parameters.require("environment"))
         let upload = try context.parameters.require("upload")
-        guard uploads.redeem(upload, container: containerIdentifier, environment: environment) else {
+        guard try await state.uploads.redeem(upload, container: containerIdentifier, environment: environment) else {
             throw ServerError(.authenticationFailed, "This upload URL is unknown or expired: request a new one with assets/upload")
         }
         let container = try registry.container(containerIdentifier, environment: environment, user: nil)
@@ -54,7 +54,7 @@ extension CloudServer {
         let file = directory.appendingPathComponent("upload-\(UUID().uuidString).part")
         defer { try? FileManager.default.removeItem(at: file) }
         try await writeBody(request, to: file, limit: configuration.maxAssetBytes)
-        let (digest, size) = try container.importAsset(from: file)
+        let (digest, size) = try await container.importAsset(from: file)
         let single: JSONValue = .object([
             "fileChecksum": .string(digest), "receipt": .string(digest), "size": .int(size),
             "referenceChecksum": .string(digest), "wrappingKey": .string(""),
@@ -85,7 +85,7 @@ extension CloudServer {
         let environment = try Self.environment(context.parameters.require("environment"))
         let digest = try context.parameters.require("digest")
         let container = try registry.container(containerIdentifier, environment: environment, user: nil)
-        guard let url = container.assetFile(forDigest: digest) else { throw ServerError(.notFound, "No such asset") }
+        guard let url = await container.assetFile(forDigest: digest) else { throw ServerError(.notFound, "No such asset") }
         let data = try Data(contentsOf: url, options: .alwaysMapped)
         return Response(status: .ok,
                         headers: [.contentType: "application/octet-stream", .cacheControl: "private, max-age=31536000, immutable",
@@ -94,8 +94,9 @@ extension CloudServer {
     }
 }
 
-/// Upload URLs handed out by `assets/upload`: single-use, valid for an hour, at most 10,000 outstanding.
-final class UploadGrants: Sendable {
+/// Upload URLs in this process's memory: single-use, valid for an hour, at most 10,000 outstanding.
+/// One node only; nodes sharing a database keep their grants there.
+package final class MemoryUploadGrants: UploadGrantStore {
     private struct Grant {
         var container: String
         var environment: Container.Environment
@@ -103,11 +104,13 @@ final class UploadGrants: Sendable {
     }
 
     private let grants = Mutex<[String: Grant]>([:])
-    static let lifetime: Duration = .seconds(3600)
+    package static let lifetime: Duration = .seconds(3600)
     static let capacity = 10_000
 
-    func issue(container: String, environment: Container.Environment) -> String {
-        let id = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 16) }.joined()
+    package init() {}
+
+    package func issue(container: String, environment: Container.Environment) -> String {
+        let id = Self.newGrantID()
         let now = ContinuousClock.now
         grants.withLock { grants in
             if grants.count >= Self.capacity { grants = grants.filter { $0.value.expires > now } }
@@ -119,7 +122,7 @@ final class UploadGrants: Sendable {
         return id
     }
 
-    func redeem(_ id: String, container: String, environment: Container.Environment) -> Bool {
+    package func redeem(_ id: String, container: String, environment: Container.Environment) -> Bool {
         grants.withLock { grants in
             guard let grant = grants.removeValue(forKey: id) else { return false }
             return grant.container == container && grant.environment == environment && grant.expires > .now

@@ -33,7 +33,7 @@ extension CloudServer {
         // Notifications from now on reach the token, even those before its first poll.
         let container = try registry.container(claims.container, environment: claims.environment, user: claims.user)
         issued.startSequence = try await container.currentChangeToken().changeSequence
-        let token = try PushTokens.forDataDirectory(configuration.dataDirectory).issue(issued)
+        let token = try await state.push().issue(issued)
         return Self.jsonResponse(tokenJSON(token, claims: issued, request: request).bytes)
     }
 
@@ -41,7 +41,7 @@ extension CloudServer {
     func registerToken(_ request: Request, context: ServerRequestContext) async throws -> Response {
         let (body, caller) = try await tokenRequest(request, context: context)
         guard let token = body["apnsToken"]?.stringValue else { throw ServerError(.badRequest, "'apnsToken' is missing") }
-        let claims = try PushTokens.forDataDirectory(configuration.dataDirectory).verify(token)
+        let claims = try await state.push().verify(token)
         guard claims.container == caller.container, claims.environment == caller.environment, claims.user == caller.user else {
             throw ServerError(.accessDenied, "apnsToken was issued to another user, container or environment")
         }
@@ -55,7 +55,7 @@ extension CloudServer {
         guard let token = request.uri.queryParameters["apnsToken"].map(String.init), !token.isEmpty else {
             throw ServerError(.badRequest, "apnsToken is missing: use the webcourierURL tokens/create returned")
         }
-        let tokens = try PushTokens.forDataDirectory(configuration.dataDirectory)
+        let tokens = try await state.push()
         let claims = try tokens.verify(token)
         let environment = try Self.environment(context.parameters.require("environment"))
         guard claims.container == (try context.parameters.require("container")), claims.environment == environment else {
@@ -70,10 +70,10 @@ extension CloudServer {
         }
         let container = try registry.container(claims.container, environment: environment, user: claims.user)
         // Later polls continue from what was delivered; the first from when the token was made.
-        let stored = try tokens.cursors.cursor(for: token)
+        let stored = try await tokens.cursors.cursor(for: token)
         let start = stored ?? claims.startSequence.map { NotificationCursor(sequence: $0, delivered: Int.max / 2) }
         let feed = try await NotificationFeed(container: container, after: start)
-        if stored == nil { try tokens.cursors.set(feed.start, for: token) }
+        if stored == nil { try await tokens.cursors.set(feed.start, for: token) }
         let wait = timeout
         let next = await withTaskGroup(of: (NotificationCursor, LocalCloud.Notification)?.self) { group in
             group.addTask {
@@ -89,7 +89,7 @@ extension CloudServer {
             return first
         }
         guard let (cursor, notification) = next else { return Response(status: .noContent) }
-        try tokens.cursors.set(cursor, for: token)
+        try await tokens.cursors.set(cursor, for: token)
         return Self.jsonResponse(notification.webServicesPayload.bytes)
     }
 

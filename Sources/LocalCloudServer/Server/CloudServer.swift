@@ -18,14 +18,15 @@ package struct CloudServer: Sendable {
     let registry: StoreRegistry
     let authenticator: any RequestAuthenticator
     let logger: Logger
-    let uploads = UploadGrants()
+    let state: ServerState
     let responses = ResponseCache()
 
-    init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger) {
+    init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger, state: ServerState? = nil) {
         self.configuration = configuration
         registry = StoreRegistry(dataDirectory: configuration.dataDirectory)
         self.authenticator = authenticator
         self.logger = logger
+        self.state = state ?? .local(dataDirectory: configuration.dataDirectory)
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.

@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import Synchronization
 import Testing
 @testable import FoodPinCore
 
@@ -80,6 +81,30 @@ import Testing
         #expect(first.name == "Café Über 東京")
         #expect(first.description == "Two\nlines")
         #expect(first.phone == "+49 30 1234")
+    }
+
+    /// `foodpin add` opens the store while the image scales: `prepare` runs once, the save goes on
+    /// after both, and a failing `prepare` is the error (as if it had run first), with nothing saved.
+    @Test func workAlongsideTheScalingRunsOnceAndItsErrorWins() async throws {
+        let fixture = try CloudFixture()
+        let images = try ImageFixtures()
+        let photo = try images.convert(["-size", "2000x1500", "plasma:"], to: "photo.jpg")
+        let backend = fixture.backend()
+        let runs = Mutex(0)
+        let saved = try await backend.save(
+            RestaurantDraft(name: "Alongside", type: "T", location: "L", imagePath: photo.path),
+            alongside: { runs.withLock { $0 += 1 } })
+        #expect(runs.withLock { $0 } == 1)
+        #expect(try ImageInfo.probe(#require(try await backend.imageFile(forRecordName: saved.id))).width == 1024)
+
+        struct StoreDown: Error {}
+        await #expect(throws: StoreDown.self) {
+            _ = try await backend.save(
+                RestaurantDraft(name: "Never", type: "T", location: "L", imagePath: "/nonexistent.jpg"),
+                alongside: { throw StoreDown() })
+        }
+        #expect(fixture.leftoverUploads.isEmpty)
+        #expect(try await backend.restaurants(limit: nil, includingImages: false).map(\.name) == ["Alongside"])
     }
 
     @Test func aFailedSaveRemovesTheTempFileAndSavesNothing() async throws {

@@ -16,6 +16,15 @@ final class ImageFixtures {
 
     func url(_ name: String) -> URL { directory.appendingPathComponent(name) }
 
+    /// Whether libvips' module `name` (e.g. `vips-magick.so`) is installed beside libvips.
+    static func hasVipsModule(_ name: String) -> Bool {
+        let version = (try? run("vips", ["--version"])) ?? ""
+        guard let match = version.firstMatch(of: /vips-(\d+)\.(\d+)/) else { return false }
+        let directory = "vips-modules-\(match.1).\(match.2)"
+        return ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"]
+            .contains { FileManager.default.fileExists(atPath: "\($0)/\(directory)/\(name)") }
+    }
+
     /// Runs a tool found on PATH and returns its standard output; throws on a non-zero exit.
     @discardableResult
     static func run(_ tool: String, _ arguments: [String]) throws -> String {

@@ -183,6 +183,22 @@ import Glibc
         try scaleAndCheck(input, width: 1024, height: 768)
     }
 
+    /// libvips starts without its format modules (about 16 ms of libraries a photo rarely needs);
+    /// a format only a module reads (HEIF, JPEG XL) loads them the first time one is seen, and is
+    /// probed and scaled as before.
+    @Test(arguments: [("heic", "vips-heif.so"), ("jxl", "vips-jxl.so")])
+    func moduleFormatsLoadTheModulesOnDemand(format: String, module: String) throws {
+        guard ImageFixtures.hasVipsModule(module) else { return }
+        let png = try fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "module-\(format).png")
+        let input = fixtures.url("picture.\(format)")
+        try ImageFixtures.run("vips", ["copy", png.path, input.path])
+        #expect(try ImageInfo.probe(input).format == (format == "heic" ? "heif" : format))
+        #expect(Vips.modulesLoaded)
+        try scaleAndCheck(input, width: 1024, height: 768)
+        // Bytes in memory take the same path.
+        #expect(try ImageInfo.probe(data: Data(contentsOf: input)).width == 1200)
+    }
+
     // MARK: - Rejections
 
     func expectError(_ code: ImageError.Code, for url: URL, sourceLocation: SourceLocation = #_sourceLocation) {

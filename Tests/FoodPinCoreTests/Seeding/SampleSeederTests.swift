@@ -78,4 +78,29 @@ import Testing
         #expect(SampleAssets.locate(environment: [:], executable: URL(fileURLWithPath: "/usr/bin/true"))?.standardizedFileURL.path
                 == assets.standardizedFileURL.path)
     }
+
+    /// `scripts/install.sh PREFIX` puts the samples in `PREFIX/share/foodpin/Assets`: an installed
+    /// `foodpin` (or a symlink to it) finds them there first, before any checkout.
+    @Test func installedAssetsAreFoundBesideTheInstalledExecutable() throws {
+        let prefix = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-prefix-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: prefix) }
+        let installed = prefix.appendingPathComponent(SampleAssets.installedPath, isDirectory: true)
+        try FileManager.default.createDirectory(at: installed.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CloudFixture.assets, to: installed)
+        let bin = prefix.appendingPathComponent("bin", isDirectory: true)
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        let executable = bin.appendingPathComponent("foodpin")
+        _ = FileManager.default.createFile(atPath: executable.path, contents: Data())
+        let elsewhere = prefix.appendingPathComponent("elsewhere", isDirectory: true)
+        try FileManager.default.createDirectory(at: elsewhere, withIntermediateDirectories: true)
+        let link = elsewhere.appendingPathComponent("foodpin")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: executable)
+
+        for path in [executable, link] {
+            #expect(SampleAssets.locate(environment: [:], executable: path)?.standardizedFileURL.path
+                    == installed.standardizedFileURL.path)
+        }
+        #expect(SampleAssets.locate(environment: ["FOODPIN_ASSETS": CloudFixture.assets.path], executable: executable)?.path
+                == CloudFixture.assets.path)
+    }
 }

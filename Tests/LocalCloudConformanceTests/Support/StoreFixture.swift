@@ -1,5 +1,7 @@
 import Foundation
+import LocalCloudPostgres
 import LocalCloudServerTesting
+import PostgresTestSupport
 import Testing
 @testable import LocalCloud
 
@@ -11,6 +13,14 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case embedded
     /// A remote container on a real `localcloud serve`, started on a free loopback port.
     case remote
+    /// PostgreSQL, on a private cluster the tests start (``PostgresCluster``); a fresh database per test.
+    case postgres
+
+    /// Every store; PostgreSQL only when LOCALCLOUD_SKIP_POSTGRES=1 is not set (without it, a
+    /// machine lacking PostgreSQL fails these tests with a message that says how to install it).
+    static var allCases: [StoreKind] {
+        PostgresCluster.isSkipped ? [.embedded, .remote] : [.embedded, .remote, .postgres]
+    }
 
     var testDescription: String { rawValue }
 
@@ -18,6 +28,7 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .embedded: try EmbeddedFixture()
         case .remote: try await RemoteFixture()
+        case .postgres: try PostgresStoreFixture()
         }
     }
 }
@@ -105,6 +116,23 @@ struct EmbeddedFixture: StoreFixture {
     func tearDown() async {
         try? FileManager.default.removeItem(at: directory)
     }
+}
+
+/// A fresh database on the test cluster; containers open it through ``StoreOpener/postgres(_:)``.
+struct PostgresStoreFixture: StoreFixture {
+    let fixture: PostgresFixture
+
+    init() throws {
+        fixture = try PostgresFixture()
+        _ = try fixture.container(user: nil, checksIndexes: true, identifier: "iCloud.Conformance")
+            .importSchema(Schema(ckdb: conformanceSchemaText))
+    }
+
+    func container(user: String?) async throws -> Container {
+        fixture.container(user: user, checksIndexes: true, identifier: "iCloud.Conformance")
+    }
+
+    func tearDown() async {}
 }
 
 /// A container of its own on one `localcloud serve` that every remote test shares (started once,

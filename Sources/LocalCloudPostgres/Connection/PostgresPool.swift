@@ -1,0 +1,173 @@
+import Foundation
+import LocalCloud
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// A pool of connections to one PostgreSQL database, with a synchronous face for the store.
+///
+/// The store protocol is synchronous: its calls run on a database's `OperationQueue` threads,
+/// never on a NIO event loop. ``wait(_:)`` blocks the calling thread on a semaphore while the
+/// async work runs as a task that prefers ``BridgeExecutor``'s own threads, so it never needs a
+/// thread of Swift's cooperative pool either: a caller that is itself on that pool (the
+/// notification watcher) cannot starve the work it waits for. Blocking an event loop would
+/// deadlock; the store is never called there.
+package final class PostgresPool: Sendable {
+    package let url: PostgresURL
+    let client: PostgresClient
+    let logger: Logger
+    private let runTask: Mutex<Task<Void, Never>?>
+
+    /// How long a client should wait before retrying after the database went away.
+    static let retryAfterSeconds = 1.0
+
+    /// Connects lazily: the first query opens a connection; ``checkReachable()`` proves one can.
+    package init(url: PostgresURL, maximumConnections: Int = 20) {
+        self.url = url
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+        configuration.options.maximumConnections = maximumConnections
+        configuration.options.connectTimeout = .seconds(5)
+        var logger = Logger(label: "LocalCloud.postgres")
+        logger.logLevel = .critical
+        self.logger = logger
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        let client = client
+        runTask = Mutex(Task.detached { await client.run() })
+    }
+
+    deinit {
+        runTask.withLock { $0?.cancel() }
+    }
+
+    /// Stops the pool; queries after this fail.
+    package func close() {
+        runTask.withLock { task in
+            task?.cancel()
+            task = nil
+        }
+    }
+
+    // MARK: Bridging
+
+    /// Runs `body` on the pool and blocks this (operation queue) thread until it finishes.
+    ///
+    /// Never call it from an event loop or an async context: see the type's comment.
+    package func wait<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
+        let semaphore = DispatchSemaphore(value: 0)
+        let outcome = Outcome<T>()
+        Task(executorPreference: BridgeExecutor.shared) { [self] in
+            do {
+                outcome.set(.success(try await body(self)))
+            } catch {
+                outcome.set(.failure(error))
+            }
+            semaphore.signal()
+        }
+        semaphore.wait()
+        switch outcome.get() {
+        case .success(let value)?: return value
+        case .failure(let error)?: throw Self.cloudError(error)
+        case nil: throw CloudError(.internalError, "The database call did not run")
+        }
+    }
+
+    // MARK: Queries
+
+    /// Every row of one statement on a pooled connection.
+    package func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRow] {
+        try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+    }
+
+    /// Runs `body` in one transaction on one connection; it commits unless `body` throws.
+    package func transaction<T: Sendable>(isolation: String = "READ COMMITTED",
+                                          _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withConnection { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger)
+            do {
+                let value = try await body(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            } catch {
+                _ = try? await connection.query("ROLLBACK", logger: logger)
+                throw error
+            }
+        }
+    }
+
+    /// Proves the database answers, for a clear message at start-up rather than at the first request.
+    package func checkReachable() throws {
+        _ = try wait { pool in try await pool.rows("SELECT 1") }
+    }
+
+    // MARK: Errors
+
+    /// PostgreSQL's and the pool's errors as `CloudError`: a lost or refused connection is
+    /// `serviceUnavailable` with a retry delay (TRY_AGAIN_LATER on the wire), anything else internal.
+    package static func cloudError(_ error: any Error) -> CloudError {
+        if let cloud = error as? CloudError { return cloud }
+        if let error = error as? PSQLError {
+            switch error.code {
+            case .server:
+                let state = error.serverInfo?[.sqlState] ?? ""
+                let message = error.serverInfo?[.message] ?? "\(error)"
+                // 08: connection exception; 57P: operator intervention (shutdown, restart); 53: resources.
+                if state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53") {
+                    return CloudError(.serviceUnavailable, "The database is unavailable: \(message)", cause: error,
+                                      retryAfterSeconds: retryAfterSeconds)
+                }
+                if state == "28P01" || state == "28000" {
+                    return CloudError(.serviceUnavailable, "The database refused the login: \(message)", cause: error,
+                                      retryAfterSeconds: retryAfterSeconds)
+                }
+                if state == "3D000" {
+                    return CloudError(.badDatabase, "The database does not exist: \(message)", cause: error)
+                }
+                return CloudError(.internalError, "Database error \(state): \(message)", cause: error)
+            case .connectionError, .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .poolClosed,
+                 .queryCancelled:
+                return CloudError(.serviceUnavailable, "The database connection was lost; retry shortly", cause: error,
+                                  retryAfterSeconds: retryAfterSeconds)
+            default:
+                return CloudError(.internalError, "Database error: \(error.code)", cause: error)
+            }
+        }
+        if error is PostgresDecodingError {
+            return CloudError(.internalError, "Unexpected database value: \(error)")
+        }
+        // Connection timeouts and socket errors from NIO.
+        return CloudError(.serviceUnavailable, "The database is unreachable: \(error)", retryAfterSeconds: retryAfterSeconds)
+    }
+
+    /// The one-line reason a start-up connection failed, for the console.
+    package static func startupMessage(_ error: any Error, url: PostgresURL) -> String {
+        let cloud = cloudError(error)
+        if let psql = cloud.cause as? PSQLError, let message = psql.serverInfo?[.message] {
+            return "Cannot use the database \(url): \(message)"
+        }
+        if let psql = cloud.cause as? PSQLError, psql.code == .connectionError {
+            return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
+        }
+        return "Cannot use the database \(url): \(cloud.message)"
+    }
+}
+
+/// One bridged call's result, written by the task and read after the semaphore.
+private final class Outcome<T: Sendable>: Sendable {
+    private let result = Mutex<Result<T, any Error>?>(nil)
+    func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
+    func get() -> Result<T, any Error>? { result.withLock { $0 } }
+}
+
+/// The threads bridged store calls run their async work on (see ``PostgresPool``): a concurrent
+/// dispatch queue, which adds threads as jobs block, unlike the fixed-width cooperative pool.
+final class BridgeExecutor: TaskExecutor {
+    static let shared = BridgeExecutor()
+    private let queue = DispatchQueue(label: "LocalCloud.postgres.bridge", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
+    }
+}

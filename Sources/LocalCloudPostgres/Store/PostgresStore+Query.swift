@@ -1,0 +1,58 @@
+import Foundation
+import LocalCloud
+import PostgresNIO
+
+extension PostgresStore {
+    package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+        let schemaNow = try currentSchema()
+        try checkQuery(schemaNow, request, context: context)
+        let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
+        let page: QueryPage = try call { pool in
+            try await pool.client.withConnection { connection in
+                if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
+                    try await self.requireZone(request.zoneID, context: context, connection: connection, logger: pool.logger)
+                }
+                let rows = try await connection.rows(plan.statement, logger: pool.logger)
+                return try self.page(rows, plan: plan, request: request)
+            }
+        }
+        try materializeAssets(in: page.records)
+        return page
+    }
+
+    /// The page's records and, when a row follows them, the cursor after the last one.
+    private func page(_ rows: [PostgresRow], plan: PostgresQueryPlan, request: QueryRequest) throws -> QueryPage {
+        var records: [Record] = []
+        records.reserveCapacity(min(rows.count, request.limit))
+        for row in rows.prefix(request.limit) {
+            records.append(try record(row, keys: plan.fieldKeys))
+        }
+        guard rows.count > request.limit, let last = rows.prefix(request.limit).last else {
+            return QueryPage(records: records, cursor: nil)
+        }
+        let cells = Array(last)
+        let rowID = try cells[0].decode(Int64.self)
+        var values: [SQLScalar] = []
+        for (i, kind) in plan.sortKinds.enumerated() {
+            let cell = cells[Self.recordColumnCount + i]
+            switch kind {
+            case .real: values.append(try cell.decode(Double?.self).map(SQLScalar.real) ?? .null)
+            case .text, .json: values.append(try cell.decode(String?.self).map(SQLScalar.text) ?? .null)
+            }
+        }
+        return QueryPage(records: records, cursor: request.cursor(after: QueryAnchor(values: values, rowID: rowID)))
+    }
+
+    /// The SQL a query runs, for `EXPLAIN` in tests and `localcloud` diagnostics.
+    package func explain(_ request: QueryRequest, context: StoreContext) throws -> String {
+        let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
+        var statement = plan.statement
+        statement.sql = "EXPLAIN " + statement.sql
+        let explained = statement
+        return try call { pool in
+            try await pool.client.withConnection { connection in
+                try await connection.rows(explained, logger: pool.logger).map { try $0.decode(String.self) }.joined(separator: "\n")
+            }
+        }
+    }
+}

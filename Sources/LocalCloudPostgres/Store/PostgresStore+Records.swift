@@ -1,0 +1,447 @@
+import Crypto
+import Foundation
+import LocalCloud
+import PostgresNIO
+
+extension PostgresStore {
+    /// A record's fields may hold at most this many bytes, not counting asset files (as in SQLite).
+    static let maximumRecordSize = 1_000_000
+
+    /// The columns every record is read from, in ``record(_:keys:)``'s order.
+    static let recordColumns =
+        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag, r.fields::text"
+    static let recordColumnCount = 10
+
+    // MARK: Fetch
+
+    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+        let keys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        if context.scope != .public && context.user == nil {
+            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+        }
+        let byZone = Dictionary(grouping: ids, by: \.zoneID.zoneName)
+        let found: [(id: Record.ID, record: Record?)] = try call { pool in
+            try await pool.client.withConnection { connection in
+                var found: [(id: Record.ID, record: Record?)] = []
+                for (zone, zoneIDs) in byZone {
+                    var statement = PostgresStatement("SELECT \(Self.recordColumns) FROM \(self.schema).records r WHERE ")
+                    statement.sql += "r.scope = \(statement.bind(context.scope.rawValue)) AND r.owner = \(statement.bind(context.owner))"
+                    statement.sql += " AND r.zone = \(statement.bind(zone)) AND r.record_name = ANY(\(statement.bind(zoneIDs.map(\.recordName))))"
+                    var byName: [String: Record] = [:]
+                    for row in try await connection.rows(statement, logger: pool.logger) {
+                        let record = try self.record(row, keys: keys)
+                        byName[record.recordID.recordName] = record
+                    }
+                    for id in zoneIDs { found.append((id, byName[id.recordName])) }
+                }
+                return found
+            }
+        }
+        try materializeAssets(in: found.compactMap(\.record))
+        var results: [Record.ID: Result<Record, CloudError>] = [:]
+        let schema = context.scope == .public ? try currentSchema() : nil
+        for (id, record) in found {
+            guard let record else {
+                results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
+                continue
+            }
+            do {
+                if let schema {
+                    try checkRead(schema, recordType: record.recordType, creator: record.creatorUserRecordID?.recordName ?? "", context: context)
+                }
+                results[id] = .success(record)
+            } catch let error as CloudError {
+                results[id] = .failure(error)
+            }
+        }
+        return results
+    }
+
+    /// The record in a row selected with ``recordColumns`` (and any sort columns after them).
+    func record(_ row: PostgresRow, keys: [String]?) throws -> Record {
+        var cells = row.makeIterator()
+        func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
+            guard let cell = cells.next() else { throw CloudError(.internalError, "A record row is missing columns") }
+            return try cell.decode(T.self)
+        }
+        _ = try next(Int64.self)
+        let name = try next(String.self)
+        let type = try next(String.self)
+        let zone = try next(String.self)
+        let createdAt = try next(Double.self)
+        let modifiedAt = try next(Double.self)
+        let createdBy = try next(String.self)
+        let modifiedBy = try next(String.self)
+        let changeTag = try next(String.self)
+        let fields = try next(String.self)
+        let cache = assetCache
+        var state = Record.State()
+        state.fields = Self.decodeFields(fields, keys: keys, cache: cache)
+        state.creationDate = Date(timeIntervalSince1970: createdAt)
+        state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
+        state.creatorUserRecordID = Record.ID(recordName: createdBy)
+        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy)
+        state.recordChangeTag = changeTag
+        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)), state: state)
+    }
+
+    /// Stored fields (``FieldsJSON``), only `keys` when given, with assets in the local cache.
+    static func decodeFields(_ json: String, keys: [String]?, cache: URL) -> [String: FieldValue] {
+        var json = json
+        return json.withUTF8 { FieldsJSON.decode($0, keys: keys) { assetURL(digest: $0, in: cache) } }
+    }
+
+    // MARK: Modify
+
+    /// What one save will write, prepared before the transaction.
+    private struct PendingSave: Sendable {
+        var record: Record
+        var changeTag: String?
+        /// The keys sent to the server: all of them for `.allKeys` and new records, else the changed ones.
+        var sentKeys: [String]
+        var fields: [String: FieldValue]
+        /// Asset bytes the save brings, by digest, inserted in the save's transaction.
+        var assets: [String: Data]
+    }
+
+    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+        var prepared: [Result<PendingSave, CloudError>?] = []
+        for item in items {
+            guard case .save(let record, let rule) = item else {
+                prepared.append(nil)
+                continue
+            }
+            prepared.append(Result { try prepare(record, rule: rule, context: context) }
+                .mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") })
+        }
+        let preparedSaves = prepared
+        let outcome: ModifyRun = try call { pool in
+            try await pool.client.withConnection { connection in
+                try await self.modifyTransaction(items, prepared: preparedSaves, atomically: atomically, context: context,
+                                                 connection: connection, pool: pool)
+            }
+        }
+        if outcome.committed { commits.add(1, ordering: .releasing) }
+        try materializeAssets(in: outcome.results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
+        return outcome.results
+    }
+
+    private struct ModifyRun: Sendable {
+        var results: [ModifyItemResult]
+        var committed: Bool
+    }
+
+    /// One transaction: every item in order, then the change log under the log lock, then COMMIT.
+    private func modifyTransaction(_ items: [ModifyItem], prepared: [Result<PendingSave, CloudError>?], atomically: Bool,
+                                   context: StoreContext, connection: PostgresConnection, pool: PostgresPool) async throws -> ModifyRun {
+        let logger = pool.logger
+        try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+        do {
+            var log = ChangeLogBatch(schema: schema, context: context)
+            var results: [ModifyItemResult] = []
+            var failed = false
+            for (item, preparation) in zip(items, prepared) {
+                // Each item in a savepoint: a failed item leaves nothing behind, the others still commit.
+                try await connection.query("SAVEPOINT item", logger: logger)
+                do {
+                    switch item {
+                    case .save(_, let rule):
+                        guard let preparation else { throw CloudError(.internalError, "Save was not prepared") }
+                        let pending = try preparation.get()
+                        let saved = try await save(pending, rule: rule, context: context, log: &log, connection: connection, logger: logger)
+                        results.append(ModifyItemResult(recordID: item.recordID, outcome: .saved(saved)))
+                    case .delete(let id, let changeTag):
+                        try await delete(id, ifChangeTag: changeTag, context: context, log: &log, connection: connection, logger: logger)
+                        results.append(ModifyItemResult(recordID: id, outcome: .deleted))
+                    }
+                    try await connection.query("RELEASE SAVEPOINT item", logger: logger)
+                } catch let error as CloudError {
+                    try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger)
+                    log.rollBack(to: results.count)
+                    failed = true
+                    results.append(ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete)))
+                    if atomically { break }
+                }
+                log.markItem(results.count)
+            }
+            if atomically && failed {
+                try await connection.query("ROLLBACK", logger: logger)
+                let recordIDs = items.map(\.recordID)
+                return ModifyRun(results: Self.failedAtomically(results, items: items, recordIDs: recordIDs), committed: false)
+            }
+            try await log.write(connection: connection, logger: logger)
+            try await connection.query("COMMIT", logger: logger)
+            return ModifyRun(results: results, committed: true)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// An atomic batch with a failure: the failures as they are, every other item `batchRequestFailed`.
+    private static func failedAtomically(_ results: [ModifyItemResult], items: [ModifyItem], recordIDs: [Record.ID]) -> [ModifyItemResult] {
+        items.enumerated().map { index, item in
+            if index < results.count, case .failed = results[index].outcome { return results[index] }
+            let error = CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: item.recordID)
+            return ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete))
+        }
+    }
+
+    private func prepare(_ record: Record, rule: SaveRule, context: StoreContext) throws -> PendingSave {
+        try FieldName.validate(record.recordType, what: "Record type")
+        guard !record.recordID.recordName.isEmpty, record.recordID.recordName.utf8.count <= 255 else {
+            throw CloudError(.invalidArguments, "Record name must be 1 to 255 bytes")
+        }
+        let state = record.snapshot
+        if let bad = state.invalidKeys.first {
+            throw CloudError(.invalidArguments, "Field '\(bad)' holds a value LocalCloud cannot store")
+        }
+        let sent = rule.writesAllFields || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
+        var fields = state.fields
+        var assets: [String: Data] = [:]
+        for key in Set(sent) {
+            try FieldName.validate(key)
+            guard let value = fields[key] else { continue }
+            fields[key] = try importAssets(in: value, limit: context.assetSizeLimit, into: &assets)
+        }
+        try Self.checkSize(fields)
+        return PendingSave(record: record, changeTag: state.recordChangeTag, sentKeys: Array(Set(sent)), fields: fields, assets: assets)
+    }
+
+    /// Reads a new asset's file and names it by its SHA-256; the bytes go in with the save.
+    private func importAssets(in value: FieldValue, limit: Int64, into assets: inout [String: Data]) throws -> FieldValue {
+        switch value {
+        case .asset(let asset) where asset.contentDigest == nil:
+            guard let url = asset.fileURL else { throw CloudError(.assetFileNotFound, "Asset has no file") }
+            let (digest, data) = try Self.readAsset(url, limit: limit)
+            assets[digest] = data
+            return .asset(Asset(fileURL: Self.assetURL(digest: digest, in: assetCache), contentDigest: digest, size: Int64(data.count)))
+        case .list(let items):
+            return .list(try items.map { try importAssets(in: $0, limit: limit, into: &assets) })
+        default:
+            return value
+        }
+    }
+
+    static func checkSize(_ fields: [String: FieldValue]) throws {
+        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
+        if size > maximumRecordSize {
+            throw CloudError(.limitExceeded, "Record is \(size) bytes; a record's fields are limited to 1 MB (assets excluded)")
+        }
+    }
+
+    private struct ExistingRow: Sendable {
+        var id: Int64
+        var recordType: String
+        var createdAt: Double
+        var createdBy: String
+        var changeTag: String
+        var fields: String
+    }
+
+    /// The row of `id`, locked until the transaction ends (`FOR UPDATE`): another node's save of
+    /// the same record waits for this one.
+    private func lockedRow(_ id: Record.ID, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws -> ExistingRow? {
+        var statement = PostgresStatement("SELECT id, record_type, created_at, created_by, change_tag, fields::text FROM \(schema).records WHERE ")
+        statement.sql += "scope = \(statement.bind(context.scope.rawValue)) AND owner = \(statement.bind(context.owner))"
+        statement.sql += " AND zone = \(statement.bind(id.zoneID.zoneName)) AND record_name = \(statement.bind(id.recordName)) FOR UPDATE"
+        guard let row = try await connection.rows(statement, logger: logger).first else { return nil }
+        let (rowID, type, createdAt, createdBy, tag, fields) = try row.decode((Int64, String, Double, String, String, String).self)
+        return ExistingRow(id: rowID, recordType: type, createdAt: createdAt, createdBy: createdBy, changeTag: tag, fields: fields)
+    }
+
+    private func save(_ pending: PendingSave, rule: SaveRule, context: StoreContext, log: inout ChangeLogBatch,
+                      connection: PostgresConnection, logger: Logger) async throws -> Record {
+        let record = pending.record
+        let id = record.recordID
+        try await requireZone(id.zoneID, context: context, connection: connection, logger: logger)
+        let now = Date().timeIntervalSince1970
+        let changeTag = Self.newChangeTag()
+        var fields = pending.fields
+        let rowID: Int64
+        let createdAt: Double
+        let createdBy: String
+        let isNew: Bool
+
+        let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
+        if let existing {
+            guard existing.recordType == record.recordType else {
+                throw CloudError(.invalidArguments, "Record \(id.recordName) exists with type \(existing.recordType), not \(record.recordType)")
+            }
+            if rule.policy == .ifServerRecordUnchanged && pending.changeTag != existing.changeTag {
+                let server = try await fetchRow(existing.id, connection: connection, logger: logger)
+                throw CloudError(.serverRecordChanged,
+                                 "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
+                                 recordID: id, serverRecord: server, clientRecord: record)
+            }
+            if !rule.writesAllFields {
+                fields = Self.decodeFields(existing.fields, keys: nil, cache: assetCache)
+                for key in pending.sentKeys { fields[key] = pending.fields[key] }
+            }
+            try Self.checkSize(fields)
+            try await checkWrite(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields),
+                                 context: context, connection: connection, logger: logger)
+            try await insertAssets(pending.assets, connection: connection, logger: logger)
+            let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
+            // The tag read under the row lock is checked again in the UPDATE itself.
+            var update = PostgresStatement("UPDATE \(schema).records SET ")
+            update.sql += "modified_at = \(update.bind(now)), modified_by = \(update.bind(context.userRecordName)), "
+            update.sql += "change_tag = \(update.bind(changeTag)), fields = \(update.bindJSON(FieldsJSON.encode(fields))), "
+            update.sql += "search = \(searchVector(Self.searchText(fields, searchable: searchable), &update))"
+            update.sql += " WHERE id = \(update.bind(existing.id)) AND change_tag = \(update.bind(existing.changeTag))"
+            guard try await connection.execute(update, logger: logger) == 1 else {
+                throw CloudError(.serverRecordChanged, "Record \(id.recordName) changed on the server during this save", recordID: id)
+            }
+            rowID = existing.id
+            createdAt = existing.createdAt
+            createdBy = existing.createdBy
+            isNew = false
+            var clear = PostgresStatement("DELETE FROM \(schema).record_assets WHERE record_id = ")
+            clear.sql += clear.bind(rowID)
+            _ = try await connection.execute(clear, logger: logger)
+            var clearReferences = PostgresStatement("DELETE FROM \(schema).record_references WHERE record_id = ")
+            clearReferences.sql += clearReferences.bind(rowID)
+            _ = try await connection.execute(clearReferences, logger: logger)
+        } else {
+            if pending.changeTag != nil && rule.policy == .ifServerRecordUnchanged {
+                throw CloudError(.unknownItem, "Record \(id.recordName) no longer exists on the server", recordID: id)
+            }
+            try await checkWrite(.create(recordType: record.recordType, fields: fields), context: context, connection: connection, logger: logger)
+            try await insertAssets(pending.assets, connection: connection, logger: logger)
+            let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
+            var insert = PostgresStatement("INSERT INTO \(schema).records (scope, owner, zone, record_name, record_type, created_at, modified_at, ")
+            insert.sql += "created_by, modified_by, change_tag, fields, search) VALUES ("
+            insert.sql += [insert.bind(context.scope.rawValue), insert.bind(context.owner), insert.bind(id.zoneID.zoneName),
+                           insert.bind(id.recordName), insert.bind(record.recordType), insert.bind(now), insert.bind(now),
+                           insert.bind(context.userRecordName), insert.bind(context.userRecordName), insert.bind(changeTag),
+                           insert.bindJSON(FieldsJSON.encode(fields))].joined(separator: ", ")
+            insert.sql += ", \(searchVector(Self.searchText(fields, searchable: searchable), &insert))"
+            // Another node inserting the same name at once: its row wins, this save reports the conflict.
+            insert.sql += ") ON CONFLICT (scope, owner, zone, record_name) DO NOTHING RETURNING id"
+            guard let row = try await connection.rows(insert, logger: logger).first else {
+                throw CloudError(.serverRecordChanged, "Record \(id.recordName) was created by another save at the same time", recordID: id)
+            }
+            rowID = try row.decode(Int64.self)
+            createdAt = now
+            createdBy = context.userRecordName
+            isNew = true
+        }
+        try await writeSideTables(rowID: rowID, fields: fields, context: context, connection: connection, logger: logger)
+        log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: isNew ? "created" : "updated", at: now)
+
+        var state = Record.State()
+        state.fields = fields
+        state.creationDate = Date(timeIntervalSince1970: createdAt)
+        state.modificationDate = Date(timeIntervalSince1970: now)
+        state.creatorUserRecordID = Record.ID(recordName: createdBy)
+        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
+        state.recordChangeTag = changeTag
+        return Record(recordType: record.recordType, recordID: id, state: state)
+    }
+
+    /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.
+    func searchVector(_ text: String?, _ statement: inout PostgresStatement) -> String {
+        guard let text else { return "NULL" }
+        return "to_tsvector('\(schema).localcloud_search', \(statement.bind(text)))"
+    }
+
+    /// The text of the record's searchable string fields, `nil` when there is none.
+    static func searchText(_ fields: [String: FieldValue], searchable: Set<String>?) -> String? {
+        var text: [String] = []
+        func collect(_ value: FieldValue) {
+            switch value {
+            case .string(let s): text.append(s)
+            case .list(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        for key in fields.keys.sorted() where searchable?.contains(key) ?? true {
+            if let value = fields[key] { collect(value) }
+        }
+        return text.isEmpty ? nil : text.joined(separator: "\n")
+    }
+
+    /// The asset-usage and reference rows of a saved record.
+    private func writeSideTables(rowID: Int64, fields: [String: FieldValue], context: StoreContext,
+                                 connection: PostgresConnection, logger: Logger) async throws {
+        var digests: Set<String> = []
+        var references: [Record.Reference] = []
+        func collect(_ value: FieldValue) {
+            switch value {
+            case .asset(let a): if let d = a.contentDigest { digests.insert(d) }
+            case .reference(let r): references.append(r)
+            case .list(let items): items.forEach(collect)
+            default: break
+            }
+        }
+        fields.values.forEach(collect)
+        if !digests.isEmpty {
+            var statement = PostgresStatement("INSERT INTO \(schema).record_assets (record_id, digest) SELECT ")
+            statement.sql += "\(statement.bind(rowID)), unnest(\(statement.bind(Array(digests)))) ON CONFLICT DO NOTHING"
+            _ = try await connection.execute(statement, logger: logger)
+        }
+        if !references.isEmpty {
+            var statement = PostgresStatement("INSERT INTO \(schema).record_references (record_id, scope, owner, target_zone, target_name, action) SELECT ")
+            statement.sql += "\(statement.bind(rowID)), \(statement.bind(context.scope.rawValue)), \(statement.bind(context.owner)), "
+            statement.sql += "unnest(\(statement.bind(references.map(\.recordID.zoneID.zoneName)))), "
+            statement.sql += "unnest(\(statement.bind(references.map(\.recordID.recordName)))), "
+            statement.sql += "unnest(\(statement.bind(references.map { $0.action.rawValue })))"
+            _ = try await connection.execute(statement, logger: logger)
+        }
+    }
+
+    private func fetchRow(_ rowID: Int64, connection: PostgresConnection, logger: Logger) async throws -> Record? {
+        var statement = PostgresStatement("SELECT \(Self.recordColumns) FROM \(schema).records r WHERE r.id = ")
+        statement.sql += statement.bind(rowID)
+        return try await connection.rows(statement, logger: logger).first.map { try record($0, keys: nil) }
+    }
+
+    func requireZone(_ zoneID: RecordZone.ID, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws {
+        guard zoneID.zoneName != RecordZone.ID.defaultZoneName else { return }
+        var statement = PostgresStatement("SELECT 1 FROM \(schema).zones WHERE ")
+        statement.sql += "scope = \(statement.bind(context.scope.rawValue)) AND owner = \(statement.bind(context.owner))"
+        statement.sql += " AND zone_name = \(statement.bind(zoneID.zoneName))"
+        guard try await !connection.rows(statement, logger: logger).isEmpty else {
+            throw CloudError(.zoneNotFound, "Zone '\(zoneID.zoneName)' does not exist in the \(context.scope) database")
+        }
+    }
+
+    // MARK: Delete
+
+    private func delete(_ id: Record.ID, ifChangeTag changeTag: String?, context: StoreContext, log: inout ChangeLogBatch,
+                        connection: PostgresConnection, logger: Logger) async throws {
+        guard let existing = try await lockedRow(id, context: context, connection: connection, logger: logger) else {
+            throw CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id)
+        }
+        if let changeTag, changeTag != existing.changeTag {
+            throw CloudError(.serverRecordChanged,
+                             "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
+                             recordID: id, serverRecord: try await fetchRow(existing.id, connection: connection, logger: logger))
+        }
+        try await checkWrite(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context,
+                             connection: connection, logger: logger)
+        try await deleteRow(existing.id, zone: id.zoneID.zoneName, name: id.recordName, type: existing.recordType,
+                            context: context, log: &log, connection: connection, logger: logger)
+    }
+
+    /// Deletes a row and, following `.deleteSelf` references, every record that points at it.
+    func deleteRow(_ rowID: Int64, zone: String, name: String, type: String, context: StoreContext, log: inout ChangeLogBatch,
+                   connection: PostgresConnection, logger: Logger) async throws {
+        var statement = PostgresStatement("DELETE FROM \(schema).records WHERE id = ")
+        statement.sql += statement.bind(rowID)
+        // A reference cycle may already have removed it.
+        guard try await connection.execute(statement, logger: logger) == 1 else { return }
+        log.append(zone: zone, name: name, type: type, kind: "deleted", at: Date().timeIntervalSince1970)
+        var referrers = PostgresStatement("""
+            SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM \(schema).record_references ref
+            JOIN \(schema).records r ON r.id = ref.record_id WHERE
+            """)
+        referrers.sql += " ref.scope = \(referrers.bind(context.scope.rawValue)) AND ref.owner = \(referrers.bind(context.owner))"
+        referrers.sql += " AND ref.target_zone = \(referrers.bind(zone)) AND ref.target_name = \(referrers.bind(name)) AND ref.action = 1"
+        for row in try await connection.rows(referrers, logger: logger) {
+            let (referrerID, referrerZone, referrerName, referrerType) = try row.decode((Int64, String, String, String).self)
+            try await deleteRow(referrerID, zone: referrerZone, name: referrerName, type: referrerType, context: context, log: &log,
+                                connection: connection, logger: logger)
+        }
+    }
+}

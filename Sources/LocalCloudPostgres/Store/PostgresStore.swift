@@ -1,0 +1,134 @@
+import Crypto
+import Foundation
+import LocalCloud
+import PostgresNIO
+import Synchronization
+
+/// The PostgreSQL backend: one PostgreSQL schema per container and environment, in a database
+/// that several `localcloud serve` nodes share.
+///
+/// ```swift
+/// let store = try PostgresStore.open(url: PostgresURL("postgresql://lc@db:5432/foodpin"),
+///                                    containerIdentifier: "iCloud.FoodPin", environment: .development)
+/// ```
+///
+/// - Each modify is one READ COMMITTED transaction; change tags are checked in the UPDATE itself
+///   (`WHERE change_tag = $tag`), so two nodes cannot both win a conflict.
+/// - Change-log rows are written last, under a transaction-scoped advisory lock, so sequence
+///   numbers become visible in order: a reader that has seen `seq` never later finds a smaller one.
+/// - Asset bytes live in `asset_chunks`, written in the transaction that inserts the asset row.
+package final class PostgresStore: Sendable {
+    package let pool: PostgresPool
+    /// The PostgreSQL schema holding this container environment's tables (a safe identifier).
+    package let schema: String
+    package let containerIdentifier: String
+    package let environment: Container.Environment
+    let checksIndexes: Bool
+    /// Local copies of asset bytes, so a fetched record's asset has a readable `fileURL`.
+    package let assetCache: URL
+    /// The change log's identity, so tokens from another database fail.
+    let epoch: String
+    /// String ranges on jsonb follow the database collation; only under "C" do they match code-point order.
+    let collationIsC: Bool
+    let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
+    /// Commits through this process, for the container's change stamp.
+    package let commits = Atomic<UInt64>(0)
+
+    /// The NOTIFY channel commits to this schema signal, with the new last sequence as payload.
+    package var channel: String { schema }
+
+    private init(pool: PostgresPool, schema: String, containerIdentifier: String, environment: Container.Environment,
+                 checksIndexes: Bool, assetCache: URL, epoch: String, collationIsC: Bool) {
+        self.pool = pool
+        self.schema = schema
+        self.containerIdentifier = containerIdentifier
+        self.environment = environment
+        self.checksIndexes = checksIndexes
+        self.assetCache = assetCache
+        self.epoch = epoch
+        self.collationIsC = collationIsC
+    }
+
+    // MARK: Opening
+
+    private struct StoreKey: Hashable {
+        var url: PostgresURL
+        var schema: String
+    }
+
+    private static let pools = Mutex<[PostgresURL: PostgresPool]>([:])
+    private static let stores = Mutex<[StoreKey: PostgresStore]>([:])
+
+    /// The pool for a URL, shared by every store of this process on that database.
+    package static func pool(for url: PostgresURL) -> PostgresPool {
+        pools.withLock { pools in
+            if let pool = pools[url] { return pool }
+            let pool = PostgresPool(url: url)
+            pools[url] = pool
+            return pool
+        }
+    }
+
+    /// The store of one container environment, migrated on first open and shared in this process.
+    ///
+    /// - Throws: `serviceUnavailable` when the database cannot be reached, `incompatibleVersion`
+    ///   when its schema is newer than this binary.
+    package static func open(url: PostgresURL, containerIdentifier: String, environment: Container.Environment,
+                             checksIndexes: Bool = true, cacheDirectory: URL? = nil) throws -> PostgresStore {
+        let schema = schemaName(containerIdentifier: containerIdentifier, environment: environment)
+        let key = StoreKey(url: url, schema: schema)
+        if let store = stores.withLock({ $0[key] }) { return store }
+        let pool = pool(for: url)
+        let migrator = migrator(schema: schema)
+        let (epoch, collation) = try pool.wait { pool in
+            try await migrator.migrate(pool)
+            let rows = try await pool.rows("""
+                SELECT (SELECT value FROM \(schema).change_log_meta WHERE key = 'epoch'),
+                       (SELECT datcollate FROM pg_database WHERE datname = current_database())
+                """)
+            guard let row = rows.first else { throw CloudError(.badDatabase, "The change log has no epoch") }
+            let (epoch, collation) = try row.decode((String, String).self)
+            return (epoch, collation)
+        }
+        let cache = cacheDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
+            .appendingPathComponent("localcloud-pg-assets", isDirectory: true)
+            .appendingPathComponent(schema, isDirectory: true)
+        try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
+        let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
+                                  checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
+                                  collationIsC: collation == "C" || collation == "POSIX")
+        return stores.withLock { stores in
+            if let existing = stores[key] { return existing }
+            stores[key] = store
+            return store
+        }
+    }
+
+    /// `lc_<container>_<environment>_<hash>`: lower-case letters, digits and underscores, at most
+    /// 63 bytes, and distinct for container identifiers that differ only in case or punctuation.
+    package static func schemaName(containerIdentifier: String, environment: Container.Environment) -> String {
+        let readable = containerIdentifier.lowercased().unicodeScalars
+            .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" }
+        let hash = SHA256.hash(data: Data("\(containerIdentifier)/\(environment.rawValue)".utf8))
+            .prefix(4).map { String(format: "%02x", $0) }.joined()
+        return "lc_" + String(String(readable).prefix(36)) + "_" + environment.rawValue.prefix(4) + "_" + hash
+    }
+
+    // MARK: Calls
+
+    /// Runs `body` on the pool, blocking this operation-queue thread (see ``PostgresPool``).
+    func call<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
+        try pool.wait(body)
+    }
+
+    /// Runs `body` in one transaction and counts the commit.
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+        let value = try pool.wait { pool in try await pool.transaction(body) }
+        commits.add(1, ordering: .releasing)
+        return value
+    }
+
+    static let newChangeTag: @Sendable () -> String = {
+        String(UInt64.random(in: 1...UInt64.max), radix: 36)
+    }
+}
