@@ -31,26 +31,31 @@ final class Outbox: Sendable {
     private let queue: DatabaseQueue
 
     init(fileURL: URL) throws {
+        queue = try Self.openDatabase(fileURL, schema: """
+            CREATE TABLE outbox (
+                sequence INTEGER PRIMARY KEY AUTOINCREMENT,
+                scope INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                recordName TEXT NOT NULL,
+                zone TEXT NOT NULL,
+                record TEXT,
+                assets TEXT NOT NULL,
+                failure TEXT,
+                queued REAL NOT NULL
+            )
+            """)
+    }
+
+    /// A small SQLite file of the remote store's (the outbox, the response cache), its first
+    /// migration `schema`; several processes may open it (each waits up to 5 s for a writer).
+    static func openDatabase(_ fileURL: URL, schema: String) throws -> DatabaseQueue {
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(5)
-        queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
+        let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE outbox (
-                    sequence INTEGER PRIMARY KEY AUTOINCREMENT,
-                    scope INTEGER NOT NULL,
-                    kind TEXT NOT NULL,
-                    recordName TEXT NOT NULL,
-                    zone TEXT NOT NULL,
-                    record TEXT,
-                    assets TEXT NOT NULL,
-                    failure TEXT,
-                    queued REAL NOT NULL
-                )
-                """)
-        }
+        migrator.registerMigration("v1") { db in try db.execute(sql: schema) }
         try migrator.migrate(queue)
+        return queue
     }
 
     /// Adds changes at the end, in one transaction.

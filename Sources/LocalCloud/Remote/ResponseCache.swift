@@ -9,14 +9,7 @@ final class ResponseCache: Sendable {
     private let queue: DatabaseQueue
 
     init(fileURL: URL) throws {
-        var configuration = GRDB.Configuration()
-        configuration.busyMode = .timeout(5)
-        queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
-            try db.execute(sql: "CREATE TABLE entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)")
-        }
-        try migrator.migrate(queue)
+        queue = try Outbox.openDatabase(fileURL, schema: "CREATE TABLE entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)")
     }
 
     func store(_ value: JSONValue, for key: JSONValue) throws {
