@@ -5,10 +5,16 @@
 # - alice browses; bob adds a restaurant with a photo; alice's banner appears within 2 s with
 #   no polling, and `r` shows bob's restaurant, its photo downloaded into alice's cache;
 # - the server is killed: alice's status says offline, the list stays;
-# - the server restarts on the same port: `r` works again; bob's `foodpin list --json` has the photo;
+# - with the server down, bob's `foodpin add --no-queue` fails (exit 1) and `foodpin add` queues
+#   (exit 0, "queued: NAME (uploads when the server is reachable)");
+# - the server restarts on the same port: `r` works again; bob's queued add uploads once, with its
+#   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
+# - bob deletes a restaurant while alice's network is down (a proxy she goes through is killed):
+#   it disappears from alice's list once she reconnects;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
-# The outbox (adds while offline) is not built yet; see issue 11.
+# - alice adds a restaurant through the form while offline: at the top, "waiting to upload";
+# - alice quits and relaunches with the server down: the cached list and her queued add show;
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/support/serve.sh"
@@ -75,25 +81,116 @@ wait_for "offline · 1 cached" 20
 screen_has "Bob's Injera" || fail "the list went away when the server did"
 pass "with the server killed, alice's status says offline and the list stays"
 
+send a
+wait_for "New Restaurant"
+send_text "Alice Offline"; send Tab
+send_text "Cafe";          send Tab
+send_text "Lyon";          send Tab Tab Tab
+send_text "$PHOTO"
+send C-s
+wait_for "waiting to upload" 30
+screen_has "Alice Offline" || fail "alice's offline add is not on the list"
+pass "alice adds a restaurant through the form while offline: at the top, marked waiting to upload"
+
+status=0
+as_bob "$E2E_BIN" add --no-queue --name "Bob's Refused" --type Cafe --location Nowhere >/dev/null 2>"$E2E_TMP/noqueue.err" || status=$?
+[ "$status" = 1 ] || fail "add --no-queue with the server down exited $status, not 1"
+as_bob "$E2E_BIN" add --name "Bob's Queued" --type Ethiopian --location "Gondar" --image "$PHOTO" >/dev/null 2>"$E2E_TMP/queued.err"
+[ "$(cat "$E2E_TMP/queued.err")" = "queued: Bob's Queued (uploads when the server is reachable)" ] \
+  || fail "unexpected output of an offline add: $(cat "$E2E_TMP/queued.err")"
+pass "with the server down, add --no-queue exits 1 and add queues with one line on stderr (exit 0)"
+
+send q
+expect_exit 0
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "Bob's Injera" 10
+wait_for "offline · 1 cached" 10
+wait_for "Alice Offline" 10
+wait_for "waiting to upload" 10
+pass "alice quits and relaunches with the server down: the cached list and her queued add, the status says offline"
+
 serve_start "$SERVER" --port "$PORT"
 [ "${SERVE_URL##*:}" = "$PORT" ] || fail "the server came back on another port: $SERVE_URL"
 send r
 wait_gone "offline" 20
 screen_has "Bob's Injera" || fail "the list is gone after the restart"
-as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json"
-python3 - "$E2E_TMP/bob.json" "$PHOTO" <<'PY' || fail "bob's list --json does not have his restaurant with its photo"
+pass "after a restart on the same port, r works again"
+
+# Any foodpin process of bob's uploads his outbox once the server answers.
+bob_has_queued() {
+  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && grep -q "Bob's Queued" "$E2E_TMP/bob.json"
+}
+poll_until 30 "bob's queued add did not upload" bob_has_queued
+bob_sees_alices() {
+  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && grep -q "Alice Offline" "$E2E_TMP/bob.json"
+}
+poll_until 30 "alice's queued add did not upload (her screen is open: it uploads on its own)" bob_sees_alices
+python3 - "$E2E_TMP/bob.json" <<'PY' || fail "bob's list --json does not have the restaurants with their photos, once each"
 import json, sys, os
 rows = json.load(open(sys.argv[1]))
-row = next(r for r in rows if r["name"] == "Bob's Injera")
-assert row.get("imageFile") and os.path.getsize(row["imageFile"]) > 10000, row
+for name in ["Bob's Injera", "Bob's Queued", "Alice Offline"]:
+    matching = [r for r in rows if r["name"] == name]
+    assert len(matching) == 1, (name, len(matching))
+    assert matching[0].get("imageFile") and os.path.getsize(matching[0]["imageFile"]) > 10000, matching[0]
+assert not any(r["name"] == "Bob's Refused" for r in rows)
 PY
-pass "after a restart on the same port, r works again; bob's list --json has the photo"
+send r
+wait_for "Bob's Queued" 10
+wait_gone "waiting to upload" 10
+pass "queued adds (alice's from the form, bob's from foodpin add) upload once with their photos when the server is back"
+
+# Alice's screen started offline: it subscribes once the server answers (its event stream shows in
+# the restarted server's log), and live updates resume.
+alice_streams() { grep -q "GET /database/1/iCloud.FoodPin/development/notifications 200" "$SERVE_LOG"; }
+poll_until 20 "alice's screen did not subscribe again after the restart" alice_streams
+as_bob "$E2E_BIN" add --name "Bob's Back Online" --type Cafe --location Harar >/dev/null 2>&1
+wait_for "1 new restaurant — press r" 20
+pass "live updates resume on a screen that started offline"
+
+echo "=== remote: a deletion while alice is away"
+# Alice's own network goes down while the server stays up for bob: she reaches it through a proxy.
+PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PROXY_PID=""
+proxy_start() {
+  python3 "$E2E_ROOT/Tests/EndToEnd/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
+  PROXY_PID=$!
+  poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"
+}
+proxy_stop() { [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; PROXY_PID=""; }; }
+trap 'proxy_stop; serve_kill; e2e_cleanup' EXIT
+proxy_start
+send q
+expect_exit 0
+echo "alice-secret" | as_alice "$E2E_BIN" login "http://127.0.0.1:$PROXY_PORT" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "Bob's Back Online" 20
+proxy_stop
+send r
+wait_for "offline ·" 20
+BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json" 2>/dev/null || true)"
+if [ -z "$BACK_ONLINE" ]; then
+  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json"
+  BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json")"
+fi
+BOB_API="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["apiToken"])' "$BOB/config/localcloud/credentials.json")"
+BOB_WEB="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["webAuthToken"])' "$BOB/config/localcloud/credentials.json")"
+curl -sf -X POST -H 'Content-Type: application/json' \
+  -d "{\"operations\": [{\"operationType\": \"forceDelete\", \"record\": {\"recordName\": \"$BACK_ONLINE\"}}]}" \
+  "$SERVE_URL/database/1/iCloud.FoodPin/development/public/records/modify?ckAPIToken=$BOB_API&ckWebAuthToken=$BOB_WEB" >/dev/null \
+  || fail "bob could not delete his restaurant"
+screen_has "Bob's Back Online" || fail "alice's cached list lost the row before she reconnected"
+proxy_start
+send r
+wait_gone "Bob's Back Online" 20
+wait_gone "offline" 10
+screen_has "Bob's Queued" || fail "the other rows went away"
+pass "a restaurant bob deletes while alice is offline disappears from her list once she reconnects"
 
 echo "=== remote: signed out"
 lc users signout alice >/dev/null
 send r
 wait_for "Signed out: run foodpin login" 20
-screen_has "Bob's Injera" || fail "the list went away when the token was revoked"
+screen_has "Bob's Queued" || fail "the list went away when the token was revoked"
 [ "$(capture | grep -c 'Signed out')" = 1 ] || fail "more than one line about the sign-out"
 pass "a revoked token says 'Signed out: run foodpin login' on one line; the list stays"
 

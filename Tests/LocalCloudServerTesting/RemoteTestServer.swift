@@ -80,12 +80,20 @@ package final class RemoteTestServer: Sendable {
     package var port: Int { baseURL.port ?? 0 }
 
     /// A new web auth token for `user`, making the account first when it does not exist.
-    package func webAuthToken(for user: String) async throws -> String {
+    package func webAuthToken(for user: String, container: String? = nil) async throws -> String {
+        let container = container ?? self.container
         let identity = SQLiteIdentityStore(dataDirectory: dataDirectory)
         if try await identity.user(named: user, container: container) == nil {
             _ = try await identity.addUser(user, password: Self.password, container: container, hasher: PasswordHasher(cost: 4))
         }
         return try await identity.issueWebAuthToken(user: user, container: container, lifetime: .seconds(3600))
+    }
+
+    /// Another container on this running server (a fresh, empty environment with `schema`), and its API token.
+    package func addContainer(_ identifier: String, schema: String) async throws -> String {
+        let seed = Container(configuration: .init(containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil))
+        _ = try seed.importSchema(Schema(ckdb: schema))
+        return try await SQLiteIdentityStore(dataDirectory: dataDirectory).createAPIToken(container: identifier, environment: .development)
     }
 
     /// The endpoint a client of this server uses, signed in as `user` (or anonymous).
@@ -96,12 +104,15 @@ package final class RemoteTestServer: Sendable {
                                    apiToken: apiToken, webAuthToken: token)
     }
 
-    /// A remote container's configuration on this server, as `user`, caching in `dataDirectory`.
-    package func configuration(user: String?, dataDirectory: URL) async throws -> Container.Configuration {
-        var configuration = Container.Configuration(containerIdentifier: container, dataDirectory: dataDirectory, user: user)
+    /// A remote container's configuration on this server, as `user`, caching in `dataDirectory`;
+    /// the server's first container unless another one (from ``addContainer(_:schema:)``) is named.
+    package func configuration(user: String?, dataDirectory: URL, container: (identifier: String, apiToken: String)? = nil)
+        async throws -> Container.Configuration {
+        let identifier = container?.identifier ?? self.container
+        var configuration = Container.Configuration(containerIdentifier: identifier, dataDirectory: dataDirectory, user: user)
         configuration.serverURL = baseURL
-        configuration.apiToken = apiToken
-        if let user { configuration.webAuthToken = try await webAuthToken(for: user) }
+        configuration.apiToken = container?.apiToken ?? apiToken
+        if let user { configuration.webAuthToken = try await webAuthToken(for: user, container: identifier) }
         return configuration
     }
 

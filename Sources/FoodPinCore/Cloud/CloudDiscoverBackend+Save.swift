@@ -50,7 +50,10 @@ extension CloudDiscoverBackend {
         }
         do {
             let saved = try await database.save(record)
-            return RestaurantRecord.restaurant(from: saved)
+            var restaurant = RestaurantRecord.restaurant(from: saved)
+            // Saved while the server was away: it waits in the outbox.
+            restaurant.isWaiting = container.pendingChanges().contains { $0.recordID == saved.recordID }
+            return restaurant
         } catch {
             throw DiscoverError(error, while: .saveFailed)
         }

@@ -46,7 +46,27 @@ package final class CloudDiscoverBackend: DiscoverBackend {
 
     package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
+        return withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+    }
+
+    /// The first page as it will be once the outbox has uploaded: adds made offline at the top,
+    /// marked waiting (or with the server's refusal), deletes made offline left out.
+    func withPendingChanges(_ page: DiscoverPage) -> DiscoverPage {
+        let pending = container.pendingChanges()
+        guard !pending.isEmpty else { return page }
+        var page = page
+        let deleted = Set(pending.filter(\.isDelete).map(\.recordID.recordName))
+        page.restaurants.removeAll { deleted.contains($0.id) }
+        let waiting = pending.reversed().compactMap { change -> Restaurant? in
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType else { return nil }
+            var restaurant = RestaurantRecord.restaurant(from: record)
+            restaurant.isWaiting = true
+            restaurant.uploadFailure = change.failure
+            return restaurant
+        }
+        let ids = Set(waiting.map(\.id))
+        page.restaurants = waiting + page.restaurants.filter { !ids.contains($0.id) }
+        return page
     }
 
     package func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {
@@ -109,7 +129,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             let limit = min(max(1, limit), QueryOperation.maximumResultsLimit)
             let (matches, cursor) = try await query(database, RestaurantRecord.listKeys, limit)
             let restaurants = matches.compactMap { _, result in (try? result.get()).map(RestaurantRecord.restaurant(from:)) }
-            return DiscoverPage(restaurants: restaurants, cursor: cursor.map { PageCursor($0) })
+            var page = DiscoverPage(restaurants: restaurants, cursor: cursor.map { PageCursor($0) })
+            page.isFromCache = container.serverIsReachable == false
+            return page
         } catch {
             throw DiscoverError(error, while: .loadFailed)
         }
@@ -156,15 +178,24 @@ package final class CloudDiscoverBackend: DiscoverBackend {
         let ownRecordName = container.configuration.user.map { "_" + $0 }
         return AsyncStream<[RemoteChange]> { continuation in
             let task = Task {
-                do {
-                    let subscription = QuerySubscription(
-                        recordType: RestaurantRecord.recordType, predicate: Predicate(value: true),
-                        subscriptionID: Self.subscriptionID,
-                        options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
-                    _ = try await database.save(subscription)
-                } catch {
-                    continuation.finish()
-                    return
+                let subscription = QuerySubscription(
+                    recordType: RestaurantRecord.recordType, predicate: Predicate(value: true),
+                    subscriptionID: Self.subscriptionID,
+                    options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion])
+                var attempt = 0
+                while true {
+                    do {
+                        _ = try await database.save(subscription)
+                        break
+                    } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
+                        // A server that is away (a remote container started offline): subscribe once it answers.
+                        try? await Task.sleep(for: .seconds(min(5, 1 << min(attempt, 3))))
+                        attempt += 1
+                        if Task.isCancelled { break }
+                    } catch {
+                        continuation.finish()
+                        return
+                    }
                 }
                 for await notification in container.notifications {
                     guard notification.subscriptionID == Self.subscriptionID, let id = notification.recordID else { continue }

@@ -27,7 +27,10 @@ extension DiscoverError {
                 self.init(.signedOut, "Signed out: run foodpin login")
             case .notAuthenticated:
                 self.init(.permissionDenied, "Not signed in: \(error.message)")
-            case .networkUnavailable, .networkFailure:
+            case .networkUnavailable:
+                self.init(.offline, "")
+            case .networkFailure:
+                // Connected, then broken: a timeout, a refused certificate, a proxy's HTML. Say which.
                 self.init(.offline, error.message)
             case .unknownItem:
                 self.init(.notFound, error.message)

@@ -2,6 +2,8 @@
 package struct DiscoverPage: Sendable {
     package var restaurants: [Restaurant]
     package var cursor: PageCursor?
+    /// Read from the local cache because the server could not be reached.
+    package var isFromCache = false
 
     package init(restaurants: [Restaurant], cursor: PageCursor?) {
         self.restaurants = restaurants

@@ -16,6 +16,10 @@ package struct Restaurant: Hashable, Sendable, Identifiable {
     /// The creator's user name, e.g. `alice`.
     package var createdBy: String
     package var imageFile: URL?
+    /// Saved while the server was away: waiting in the outbox to upload.
+    package var isWaiting = false
+    /// Why the server refused the upload, when it did (shown on the row, never dropped).
+    package var uploadFailure: String?
 
     package init(
         id: String, name: String, type: String = "", location: String = "", phone: String = "",

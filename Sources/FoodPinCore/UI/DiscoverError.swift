@@ -34,11 +34,12 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     package var description: String { message }
 
     /// What the status line says when `action` ("load restaurants") failed with `cached` rows
-    /// on screen: the sign-out message alone, `offline · N cached` when the server is away.
+    /// on screen: the sign-out message alone, `offline · N cached` when the server is away (with
+    /// the reason when a connection broke rather than never opened).
     package func banner(couldNot action: String, cached: Int) -> String {
         switch code {
         case .signedOut: message
-        case .offline: "offline · \(cached) cached"
+        case .offline: "offline · \(cached) cached" + (message.isEmpty ? "" : " · \(message)")
         default: "Couldn't \(action): \(message)"
         }
     }

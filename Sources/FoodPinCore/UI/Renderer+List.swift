@@ -53,9 +53,17 @@ extension Renderer {
         let name = TextSanitizer.line(restaurant.name)
         let kind = [restaurant.type, restaurant.location].map(TextSanitizer.line).filter { !$0.isEmpty }.joined(separator: " · ")
         let who = TextSanitizer.line(restaurant.createdBy)
-        let added = "added \(RelativeTime.describe(restaurant.createdAt, now: state.now))" + (who.isEmpty ? "" : " by \(who)")
+        var added = "added \(RelativeTime.describe(restaurant.createdAt, now: state.now))" + (who.isEmpty ? "" : " by \(who)")
+        var addedStyle = theme.dim
+        if let failure = restaurant.uploadFailure {
+            added = (unicode ? "✗ " : "! ") + "not uploaded: " + TextSanitizer.line(failure)
+            addedStyle = theme.error
+        } else if restaurant.isWaiting {
+            added = (unicode ? "⧗ " : "~ ") + "waiting to upload"
+            addedStyle = theme.status
+        }
         grid.put(TextLayout.truncate(name, width: textWidth), x: x, y: y, style: style(theme.name))
         grid.put(TextLayout.truncate(kind, width: textWidth), x: x, y: y + 1, style: style(theme.text))
-        grid.put(TextLayout.truncate(added, width: textWidth), x: x, y: y + 2, style: style(theme.dim))
+        grid.put(TextLayout.truncate(added, width: textWidth), x: x, y: y + 2, style: style(addedStyle))
     }
 }

@@ -122,14 +122,14 @@ extension AppState {
             showResults(page, for: request.text, in: &search)
         case (.first, .failure(let error)):
             search.isSearching = false
-            errorBanner = ErrorBanner(message: error.banner(couldNot: "search", cached: list.count), retry: nil)
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "search", cached: cachedCount), retry: nil)
         case (.next, .success(let page)):
             search.isLoadingMore = false
             list.append(page)
         case (.next, .failure(let error)):
             search.isLoadingMore = false
             search.isPagingBlocked = true
-            errorBanner = ErrorBanner(message: error.banner(couldNot: "load more", cached: list.count), retry: nil)
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "load more", cached: cachedCount), retry: nil)
         }
         self.search = search
         return []

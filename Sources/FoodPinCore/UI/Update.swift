@@ -65,7 +65,7 @@ extension AppState {
             let name = list.confirmed.first { $0.id == id }?.name ?? id
             list.cancelRemoval(id: id)
             updateSavedList { $0.cancelRemoval(id: id) }
-            errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: list.count), retry: nil)
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: cachedCount), retry: nil)
             effects = []
         case .remoteChanges(let changes):
             for change in changes where !ownChanges.contains(change.recordID) {
@@ -237,6 +237,14 @@ extension AppState {
         return [.refresh(limit: config.pageSize)]
     }
 
+    /// Rows read from the server earlier (not those waiting to upload).
+    var cachedCount: Int { list.items.count { !$0.isWaiting } }
+
+    /// The list came from the local cache: the server is away; `r` tries it again.
+    mutating func showOffline() {
+        errorBanner = ErrorBanner(message: "offline · \(cachedCount) cached", retry: .refresh(limit: config.pageSize))
+    }
+
     mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
         switch (request, result) {
         case (.first, .success(let page)):
@@ -244,9 +252,10 @@ extension AppState {
             errorBanner = nil
             list.replace(with: page)
             if list.selectedIndex == nil { list.select(index: 0) }
+            if page.isFromCache { showOffline() }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
-            errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: list.count),
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: cachedCount),
                                       retry: .loadFirstPage(limit: config.pageSize))
         case (.refresh, .success(let page)):
             isRefreshing = false
@@ -256,9 +265,10 @@ extension AppState {
             list.mergeRefresh(page)
             if list.selectedIndex == nil { list.select(index: 0) }
             restoreViewport(place)
+            if page.isFromCache { showOffline() }
         case (.refresh, .failure(let error)):
             isRefreshing = false
-            errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: list.count), retry: .refresh(limit: config.pageSize))
+            errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: cachedCount), retry: .refresh(limit: config.pageSize))
         case (.next, .success(let page)):
             isLoadingMore = false
             list.append(page)
@@ -266,7 +276,7 @@ extension AppState {
             isLoadingMore = false
             isPagingBlocked = true
             if let cursor = list.cursor {
-                errorBanner = ErrorBanner(message: error.banner(couldNot: "load more", cached: list.count),
+                errorBanner = ErrorBanner(message: error.banner(couldNot: "load more", cached: cachedCount),
                                           retry: .loadNextPage(cursor, limit: config.pageSize))
             }
         }

@@ -16,8 +16,12 @@ struct CloudSession {
     let backend: CloudDiscoverBackend
     let seeder: SampleSeeder?
 
-    init(options: GlobalOptions, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let configuration = options.cloud.configuration(environment: environment).applyingSavedCredentials(environment: environment)
+    /// - Parameter queuesWhenOffline: on a server, whether adds and deletes made while it cannot be
+    ///   reached wait in the outbox (`foodpin add --no-queue` says no).
+    init(options: GlobalOptions, queuesWhenOffline: Bool = true,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var configuration = options.cloud.configuration(environment: environment).applyingSavedCredentials(environment: environment)
+        configuration.queuesWhenOffline = queuesWhenOffline
         let container = Container(configuration: configuration)
         // A server has its own schema and data: only a local container is seeded.
         let seeder = configuration.serverURL != nil ? nil : SampleAssets.locate(environment: environment).map {

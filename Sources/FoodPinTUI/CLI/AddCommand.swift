@@ -6,7 +6,9 @@ import Foundation
 /// (``CloudDiscoverBackend/save(_:)``: one check of the fields, one decode of the image).
 ///
 /// Exit codes: 0 saved (prints the record name), 2 invalid input (a field or the image),
-/// 1 the cloud refused or failed. Every message is one line on stderr.
+/// 1 the cloud refused or failed. Every message is one line on stderr. On a server that cannot be
+/// reached the add waits in the outbox (`queued: NAME (uploads when the server is reachable)`,
+/// exit 0) unless `--no-queue` is given (exit 1).
 struct AddCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
@@ -33,6 +35,9 @@ struct AddCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A photo; scaled to at most 1024 pixels wide.", valueName: "path"))
     var image: String?
 
+    @Flag(name: .customLong("no-queue"), help: "On a server that cannot be reached, fail instead of queueing the add.")
+    var noQueue = false
+
     mutating func run() throws {
         if image != nil { ImageScaler.prepareForOneShot() }   // libvips loads while the store opens
         // What the form would hold: trimmed, `~` expanded, at most each field's length.
@@ -41,7 +46,7 @@ struct AddCommand: ParsableCommand {
                                    description: description ?? "", imagePath: image),
             services: .live
         ).draft
-        let session = CloudSession(options: options)
+        let session = CloudSession(options: options, queuesWhenOffline: !noQueue)
         // The store stays open to the end of the process: see CloudSession.leaveOpenAtExit.
         defer { session.leaveOpenAtExit() }
         let (backend, seeder) = (session.backend, session.seeder)
@@ -49,6 +54,9 @@ struct AddCommand: ParsableCommand {
             // The store opens and the schema is checked while the image scales.
             let saved = try runBlocking {
                 try await backend.save(draft, alongside: { try seeder?.ensureSchema() })   // no samples here: see CloudSession
+            }
+            if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id }) {
+                printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")
             }
             print(saved.id)
         } catch {

@@ -31,6 +31,12 @@ extension Container {
         public var apiToken: String?
         /// The signed-in user's web auth token on that server (`ckWebAuthToken`).
         public var webAuthToken: String?
+        /// On a server: whether creates and deletes made while it cannot be reached are queued and
+        /// uploaded later (`true`), or fail with `networkUnavailable`/`networkFailure`.
+        package var queuesWhenOffline = true
+        /// On a server: the most bytes of downloaded assets kept in the local cache (least recently
+        /// used go first; assets of queued changes are never evicted). `LOCALCLOUD_CACHE_MB`, default 500 MB.
+        package var assetCacheLimit: Int64 = 500 * 1024 * 1024
         /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
         package var storeOpener: StoreOpener?
 
@@ -81,6 +87,9 @@ extension Container {
                 configuration.serverURL = url
                 configuration.apiToken = env["LOCALCLOUD_API_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
                 configuration.webAuthToken = env["LOCALCLOUD_WEB_AUTH_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            }
+            if let megabytes = env["LOCALCLOUD_CACHE_MB"].flatMap({ Int64($0) }), megabytes >= 0 {
+                configuration.assetCacheLimit = megabytes * 1024 * 1024
             }
             return configuration
         }

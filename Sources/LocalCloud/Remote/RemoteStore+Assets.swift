@@ -7,10 +7,37 @@ extension RemoteStore {
 
     var assetCache: AssetStore { AssetStore(root: assetCacheDirectory, sizeLimit: configuration.assetSizeLimit) }
 
-    /// The cached file for a digest, or `nil` when it has not been downloaded.
+    /// The cached file for a digest, or `nil` when it has not been downloaded. A hit counts as a
+    /// use for the least-recently-used eviction (the file's modification time is the last use).
     func cachedAsset(_ digest: String) -> URL? {
         let url = assetCache.url(forDigest: digest)
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+        guard utimes(url.path, nil) == 0 else { return nil }
+        return url
+    }
+
+    /// Removes the least recently used cached assets until the cache holds at most
+    /// ``Container/Configuration/assetCacheLimit`` bytes. Assets of queued changes stay: they are
+    /// the only copy until the outbox uploads them.
+    func trimAssetCache(sparing spared: String? = nil) {
+        let limit = configuration.assetCacheLimit
+        var keep = Set(((try? outbox.items()) ?? []).flatMap { $0.assets.values })
+        if let spared { keep.insert(spared) }
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
+        guard let files = FileManager.default.enumerator(at: assetCacheDirectory, includingPropertiesForKeys: keys) else { return }
+        var entries: [(url: URL, size: Int64, used: Date)] = []
+        var total: Int64 = 0
+        for case let url as URL in files where url.deletingLastPathComponent().lastPathComponent != "tmp" {
+            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { continue }
+            let size = Int64(values.fileSize ?? 0)
+            total += size
+            if !keep.contains(url.lastPathComponent) {
+                entries.append((url, size, values.contentModificationDate ?? .distantPast))
+            }
+        }
+        guard total > limit else { return }
+        for entry in entries.sorted(by: { $0.used < $1.used }) where total > limit {
+            if (try? FileManager.default.removeItem(at: entry.url)) != nil { total -= entry.size }
+        }
     }
 
     /// Downloads an asset into the cache and checks its bytes against the digest.
@@ -28,6 +55,7 @@ extension RemoteStore {
             try? FileManager.default.removeItem(at: assetCache.url(forDigest: received))
             throw CloudError(.networkFailure, "The asset downloaded from \(client.endpoint.host) does not match its checksum")
         }
+        trimAssetCache(sparing: digest)
     }
 
     /// Uploads every asset of the record that has a local file and no receipt yet, and returns
@@ -40,27 +68,32 @@ extension RemoteStore {
             // The cache holds a copy first: the saved record's asset then reads locally, and the
             // bytes sent are the bytes hashed.
             let (digest, _) = try assetCache.importFile(file)
-            let cached = assetCache.url(forDigest: digest)
-            let tokens = try client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
-                "recordType": .string(record.recordType), "fieldName": .string(key),
-                "recordName": .string(record.recordID.recordName),
-            ])])]), idempotent: true)
-            guard let url = tokens.at("tokens", "0", "url")?.stringValue else {
-                throw CloudError(.networkFailure, "\(client.endpoint.host) gave no upload URL for \(key)")
-            }
-            let bytes: [UInt8]
-            do {
-                bytes = Array(try Data(contentsOf: cached))
-            } catch {
-                throw CloudError(.assetFileNotFound, "Cannot read the asset for \(key): \(error.localizedDescription)")
-            }
-            let uploaded = try client.upload(bytes, to: url)
-            guard let single = uploaded["singleFile"], single["receipt"]?.stringValue == digest else {
-                throw CloudError(.networkFailure, "\(client.endpoint.host) did not confirm the upload of \(key)")
-            }
-            receipts[key] = .object(["value": single, "type": .string("ASSETID")])
+            receipts[key] = try uploadCachedAsset(digest: digest, field: key, recordType: record.recordType,
+                                                  recordName: record.recordID.recordName, context: context)
         }
         return receipts
+    }
+
+    /// Uploads the cached bytes of `digest` for a record's field: `{value: {receipt, …}, type: ASSETID}`.
+    func uploadCachedAsset(digest: String, field: String, recordType: String, recordName: String,
+                           context: StoreContext) throws -> JSONValue {
+        let tokens = try client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
+            "recordType": .string(recordType), "fieldName": .string(field), "recordName": .string(recordName),
+        ])])]), idempotent: true)
+        guard let url = tokens.at("tokens", "0", "url")?.stringValue else {
+            throw CloudError(.networkFailure, "\(client.endpoint.host) gave no upload URL for \(field)")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = Array(try Data(contentsOf: assetCache.url(forDigest: digest)))
+        } catch {
+            throw CloudError(.assetFileNotFound, "Cannot read the asset for \(field): \(error.localizedDescription)")
+        }
+        let uploaded = try client.upload(bytes, to: url)
+        guard let single = uploaded["singleFile"], single["receipt"]?.stringValue == digest else {
+            throw CloudError(.networkFailure, "\(client.endpoint.host) did not confirm the upload of \(field)")
+        }
+        return .object(["value": single, "type": .string("ASSETID")])
     }
 
     // MARK: AssetStorage

@@ -11,17 +11,65 @@ extension RemoteStore {
                 "zoneID": zone.webServicesJSON,
             ]
             if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-            let answer = try client.database(context.scope, "records/lookup", body: .object(body), idempotent: true)
-            for (id, item) in zip(zoneIDs, try Self.items(answer, "records", expected: zoneIDs.count)) {
+            let items: [JSONValue]
+            do {
+                let answer = try reaching { try client.database(context.scope, "records/lookup", body: .object(body), idempotent: true) }
+                items = try Self.items(answer, "records", expected: zoneIDs.count)
+                for (id, item) in zip(zoneIDs, items) where Self.itemError(item) == nil {
+                    try? responses.store(item, for: Self.cacheKey("record", context, ["zone": zone.webServicesJSON,
+                        "recordName": .string(id.recordName), "desiredKeys": body["desiredKeys"] ?? .null]))
+                }
+            } catch let error as CloudError where Self.isOffline(error) {
+                // Away from the server: what was read before, for the records that were; the rest fail with the network error.
+                for id in zoneIDs {
+                    let key = Self.cacheKey("record", context, ["zone": zone.webServicesJSON, "recordName": .string(id.recordName),
+                                                                "desiredKeys": body["desiredKeys"] ?? .null])
+                    if let cached = try? responses.value(for: key) {
+                        results[id] = .success(try RemoteWire.serverRecord(cached, zoneID: zone, assetFile: cachedAsset))
+                    } else if let pending = pendingRecord(id) {
+                        results[id] = .success(pending)
+                    } else {
+                        var failure = error
+                        failure.recordID = id
+                        results[id] = .failure(failure)
+                    }
+                }
+                continue
+            }
+            for (id, item) in zip(zoneIDs, items) {
                 if var error = Self.itemError(item) {
                     error.recordID = id
-                    results[id] = .failure(error)
+                    // Saved offline and not uploaded yet: the outbox has it.
+                    results[id] = error.code == .unknownItem ? pendingRecord(id).map { .success($0) } ?? .failure(error) : .failure(error)
                 } else {
                     results[id] = .success(try record(item, zone: zone))
                 }
             }
         }
         return results
+    }
+
+    /// A create waiting in the outbox, as it will be saved.
+    func pendingRecord(_ id: Record.ID) -> Record? {
+        (try? pendingChanges())?.first { $0.recordID == id && !$0.isDelete }?.record
+    }
+
+    /// A cache key: what was asked, of which database, by whom.
+    static func cacheKey(_ kind: String, _ context: StoreContext, _ request: [String: JSONValue]) -> JSONValue {
+        .object(["kind": .string(kind), "scope": .int(Int64(context.scope.rawValue)),
+                 "user": context.user.map(JSONValue.string) ?? .null, "request": .object(request)])
+    }
+
+    /// Runs a request and notes whether the server answered.
+    func reaching<T>(_ request: () throws -> T) throws -> T {
+        do {
+            let value = try request()
+            reachable.store(true, ordering: .relaxed)
+            return value
+        } catch let error as CloudError where Self.isOffline(error) {
+            reachable.store(false, ordering: .relaxed)
+            throw error
+        }
     }
 
     package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
@@ -34,7 +82,19 @@ extension RemoteStore {
             body["query"] = try RemoteWire.queryJSON(request)
         }
         if let desiredKeys = request.desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        let answer = try client.database(context.scope, "records/query", body: .object(body), idempotent: true)
+        // First pages are kept, so the list can be drawn while the server is away.
+        let key = request.continuationMarker == nil ? Self.cacheKey("page", context, body) : nil
+        let answer: JSONValue
+        do {
+            answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
+            if let key { try? responses.store(answer, for: key) }
+        } catch let error as CloudError where Self.isOffline(error) {
+            guard let key, let cached = try? responses.value(for: key) else { throw error }
+            let records = try (cached["records"]?.arrayValue ?? []).filter { Self.itemError($0) == nil }.map {
+                try RemoteWire.serverRecord($0, zoneID: request.zoneID, assetFile: cachedAsset)
+            }
+            return QueryPage(records: records, cursor: cached["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) })
+        }
         var records: [Record] = []
         for item in answer["records"]?.arrayValue ?? [] {
             if let error = Self.itemError(item) { throw error }
@@ -46,6 +106,21 @@ extension RemoteStore {
 
     package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
         guard !items.isEmpty else { return [] }
+        do {
+            return try reaching { try send(items, atomically: atomically, context: context) }
+        } catch let error as CloudError where Self.isOffline(error) && configuration.queuesWhenOffline {
+            // Creates and deletes wait in the outbox; anything that needs the server's copy fails now.
+            guard let queued = try enqueue(items, context: context) else { throw error }
+            return queued
+        }
+    }
+
+    /// The server cannot be reached, or the connection broke (the request may or may not have landed).
+    static func isOffline(_ error: CloudError) -> Bool {
+        error.code == .networkUnavailable || error.code == .networkFailure
+    }
+
+    private func send(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
         var operations: [JSONValue] = []
         var types: [String] = []
         for item in items {

@@ -33,12 +33,23 @@ package final class RemoteStore: CloudStore {
     /// How long a change counts as this process's own.
     static let ownChangeWindow: Duration = .seconds(60)
 
-    init(client: WebServicesClient, configuration: Container.Configuration) {
+    /// Creates and deletes waiting for the server.
+    let outbox: Outbox
+    /// The last answers, for reading while the server is away.
+    let responses: ResponseCache
+    /// Whether the last request reached the server (`false` after a network failure).
+    let reachable = Atomic<Bool>(true)
+    let uploader = OutboxUploader()
+
+    init(client: WebServicesClient, configuration: Container.Configuration) throws {
         self.client = client
         self.configuration = configuration
         let host = client.endpoint.host.map { $0.isLetter || $0.isNumber || $0 == "." || $0 == "-" ? $0 : "_" }
         cacheDirectory = configuration.containerDirectory
             .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
+        try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
+        outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"))
+        responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"))
     }
 
     /// The store for a configuration with a ``Container/Configuration/serverURL``.
@@ -53,9 +64,15 @@ package final class RemoteStore: CloudStore {
         let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: configuration.containerIdentifier,
                                            environment: configuration.environment, apiToken: apiToken,
                                            webAuthToken: configuration.webAuthToken)
-        let store = RemoteStore(client: WebServicesClient(endpoint: endpoint, transport: .fromEnvironment()), configuration: configuration)
+        let store = try RemoteStore(client: WebServicesClient(endpoint: endpoint, transport: .fromEnvironment()), configuration: configuration)
         try FileManager.default.createDirectory(at: store.assetCacheDirectory, withIntermediateDirectories: true)
+        // What an earlier process queued goes up as soon as the server answers.
+        if try store.outbox.next() != nil { store.startUploading() }
         return store
+    }
+
+    package func close() {
+        uploader.stop()
     }
 
     package func changeStamp() throws -> ChangeStamp {

@@ -11,9 +11,10 @@ import Logging
 package enum BenchmarkServer {
     package static let apiToken = "bench-api-token"
 
-    package static func run(dataDirectory: URL, onListening: @escaping @Sendable (String) async -> Void) async throws {
+    /// - Parameter port: 0 for a free one; a given port brings a stopped bench server back where it was.
+    package static func run(dataDirectory: URL, port: Int = 0, onListening: @escaping @Sendable (String) async -> Void) async throws {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
-        configuration.port = 0
+        configuration.port = port
         var logger = Logger(label: "bench-server")
         logger.logLevel = .warning
         let server = CloudServer(configuration: configuration, authenticator: FixedCredentials(), logger: logger)

@@ -43,7 +43,39 @@ import Testing
         send(&state, .pageLoaded(.refresh, .failure(DiscoverError(down, while: .loadFailed))))
         #expect(view(state, width: 50, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "✗ offline · 3 cached — r to retry")
         #expect(state.list.count == 3)
-        let broken = DiscoverError(CloudError(.networkFailure, "reset"), while: .loadFailed)
-        #expect(broken.banner(couldNot: "load restaurants", cached: 0) == "offline · 0 cached")
+        let refused = DiscoverError(CloudError(.networkFailure, "Refused cloud.example's TLS certificate: unable to get local issuer certificate"),
+                                    while: .loadFailed)
+        #expect(refused.banner(couldNot: "load restaurants", cached: 0)
+                == "offline · 0 cached · Refused cloud.example's TLS certificate: unable to get local issuer certificate",
+                "a connection that broke says why")
+    }
+}
+
+extension RemoteStatusTests {
+    @Test func aPageFromTheCacheShowsTheListAndSaysOffline() {
+        var state = AppState(config: remoteConfig(), width: 50, height: 12, now: testNow)
+        send(&state, .start)
+        var cached = page(restaurants(0..<2))
+        cached.isFromCache = true
+        send(&state, .pageLoaded(.first, .success(cached)))
+        let lines = view(state, width: 50, height: 12).lines
+        #expect(lines[1].trimmingCharacters(in: .whitespaces) == "✗ offline · 2 cached — r to retry")
+        #expect(lines[2].contains("Restaurant r0"), "the cached list is drawn at once")
+        #expect(send(&state, .key(.character("r"))) == [.refresh(limit: 50)], "r asks the server again")
+        send(&state, .pageLoaded(.refresh, .success(page(restaurants(0..<3)))))
+        #expect(state.errorBanner == nil, "back online: the status clears")
+    }
+}
+
+extension RemoteStatusTests {
+    @Test func anAddWaitingToUploadIsMarkedAndARefusalIsShownOnItsRow() {
+        var items = restaurants(0..<2)
+        items[0].isWaiting = true
+        items[1].isWaiting = true
+        items[1].uploadFailure = "Permission Failure: not yours"
+        let state = AppState.loaded(items, width: 50, height: 12, config: remoteConfig())
+        let lines = view(state, width: 50, height: 12).lines
+        #expect(lines[4].contains("⧗ waiting to upload"))
+        #expect(lines[7].contains("✗ not uploaded: Permission Failure: no"), "never silently dropped")
     }
 }

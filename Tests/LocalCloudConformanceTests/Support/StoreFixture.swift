@@ -135,24 +135,31 @@ struct PostgresStoreFixture: StoreFixture {
     func tearDown() async {}
 }
 
-/// A `localcloud serve` in this process over its own data directory, and remote containers on it
-/// (each user signed in with a real web auth token, caching in a client data directory of its own).
+/// A container of its own on one `localcloud serve` that every remote test shares (started once,
+/// in this process, on a free loopback port), and remote containers on it: each user signed in
+/// with a real web auth token, caching in a client data directory of the fixture's own.
 struct RemoteFixture: StoreFixture {
+    /// One server for the whole run: a fresh container per test keeps them apart without
+    /// starting a server per test.
+    static let server = Task { try await RemoteTestServer.start(container: "iCloud.Conformance", schema: conformanceSchemaText, users: []) }
+
     let server: RemoteTestServer
+    let container: (identifier: String, apiToken: String)
     let clientDirectory: URL
 
     init() async throws {
-        server = try await RemoteTestServer.start(container: "iCloud.Conformance", schema: conformanceSchemaText, users: [])
+        server = try await Self.server.value
+        let identifier = "iCloud.Conformance\(UUID().uuidString.prefix(8))"
+        container = (identifier, try await server.addContainer(identifier, schema: conformanceSchemaText))
         clientDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-client-\(UUID().uuidString)", isDirectory: true)
     }
 
     func container(user: String?) async throws -> Container {
-        Container(configuration: try await server.configuration(user: user, dataDirectory: clientDirectory))
+        Container(configuration: try await server.configuration(user: user, dataDirectory: clientDirectory, container: container))
     }
 
     func tearDown() async {
-        await server.stop()
-        server.removeData()
+        try? FileManager.default.removeItem(at: server.dataDirectory.appendingPathComponent(container.identifier))
         try? FileManager.default.removeItem(at: clientDirectory)
     }
 }

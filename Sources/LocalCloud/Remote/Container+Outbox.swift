@@ -1,0 +1,15 @@
+extension Container {
+    /// Creates and deletes made while the server could not be reached, oldest first, that have not
+    /// reached it yet (with the server's reason when it refused one). Always empty for a local container.
+    package func pendingChanges() -> [PendingChange] {
+        guard let store = try? core.store() as? RemoteStore else { return [] }
+        return (try? store.pendingChanges()) ?? []
+    }
+
+    /// For a remote container: whether its last request reached the server (`false` while reads
+    /// come from the local cache and changes wait in the outbox). `nil` for a local container.
+    package var serverIsReachable: Bool? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        return store.reachable.load(ordering: .relaxed)
+    }
+}

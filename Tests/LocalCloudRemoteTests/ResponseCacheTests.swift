@@ -1,0 +1,53 @@
+import Foundation
+import LocalCloud
+import LocalCloudServerTesting
+import Testing
+
+/// Reads while the server is away: the first pages and records last read, with their assets.
+@Suite("Remote cache")
+struct ResponseCacheTests {
+    @Test func theLastFirstPageAndLookedUpRecordsAnswerWhileTheServerIsAway() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let client = FileManager.default.temporaryDirectory.appendingPathComponent("lcr-cache-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: client) }
+        try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
+        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        let photo = client.appendingPathComponent("photo.bin")
+        try Data(repeating: 7, count: 50_000).write(to: photo)
+        let online = Container(configuration: configuration)
+        for name in ["one", "two", "three"] {
+            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: name))
+            record["name"] = name
+            if name == "two" { record["image"] = Asset(fileURL: photo) }
+            _ = try await online.publicCloudDatabase.save(record)
+        }
+        let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+        let fresh = try await online.publicCloudDatabase.records(matching: query, desiredKeys: ["name"], resultsLimit: 2)
+        _ = try await online.publicCloudDatabase.records(for: [Record.ID(recordName: "two")], desiredKeys: ["image"])
+        #expect(online.serverIsReachable == true)
+        await server.stop()
+
+        // A new process, the server away: the same page, the same cursor, the photo from the cache.
+        let offline = Container(configuration: configuration)
+        let cached = try await offline.publicCloudDatabase.records(matching: query, desiredKeys: ["name"], resultsLimit: 2)
+        #expect(cached.matchResults.map(\.0) == fresh.matchResults.map(\.0))
+        #expect(try cached.matchResults.map { try $0.1.get()["name"] as? String } == ["three", "two"])
+        #expect(cached.queryCursor != nil)
+        #expect(offline.serverIsReachable == false)
+        let image = try await offline.publicCloudDatabase.records(for: [Record.ID(recordName: "two")], desiredKeys: ["image"])
+        let asset = try #require(try image[Record.ID(recordName: "two")]?.get()["image"] as? Asset)
+        #expect(try Data(contentsOf: #require(asset.fileURL)) == Data(repeating: 7, count: 50_000))
+        // What was never read is not invented: it fails with the network error.
+        let unknown = try await offline.publicCloudDatabase.records(for: [Record.ID(recordName: "one")], desiredKeys: ["image"])
+        #expect(throws: CloudError.self) { try unknown[Record.ID(recordName: "one")]?.get() }
+        let other = Query(recordType: "Restaurant", predicate: Predicate(format: "name == %@", "one"))
+        await #expect(throws: CloudError.self) { try await offline.publicCloudDatabase.records(matching: other) }
+
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        _ = try await offline.publicCloudDatabase.records(matching: query, desiredKeys: ["name"], resultsLimit: 2)
+        #expect(offline.serverIsReachable == true)
+        await restarted.stop()
+    }
+}
