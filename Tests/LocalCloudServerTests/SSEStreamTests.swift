@@ -311,7 +311,7 @@ struct SSEStreamTests {
             await server.stop()
             done.set()
         }
-        #expect(await eventually(timeout: .seconds(10)) { done.isSet })
+        #expect(await eventually(timeout: .seconds(30)) { done.isSet })
     }
 
     @Test func gracefulShutdownDoesNotWaitForOpenStreams() async throws {
@@ -336,7 +336,7 @@ struct SSEStreamTests {
         defer { stream.close() }
         #expect(await eventually { stream.comments.contains("connected") })
         await group.triggerGracefulShutdown()
-        #expect(await eventually(timeout: .seconds(10)) { done.isSet })
+        #expect(await eventually(timeout: .seconds(30)) { done.isSet })
     }
 }
 

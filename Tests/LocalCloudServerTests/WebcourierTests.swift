@@ -76,7 +76,7 @@ struct WebcourierTests {
         let courier = try #require(created.json["webcourierURL"]?.stringValue)
         let token = try #require(created.json["apnsToken"]?.stringValue)
         try await server.createRestaurant("early", user: "bob")
-        let first = try await TestServer.send(.GET, courier + "&timeout=5")
+        let first = try await TestServer.send(.GET, courier + "&timeout=25")
         #expect(first.json.at("ck", "qry", "rid") == .string("early"))
 
         // Another server process over the same data directory continues where this one stopped.
@@ -85,7 +85,7 @@ struct WebcourierTests {
         let cursor = try #require(try restarted.cursor(for: token))
         let stored = try String(contentsOf: server.dataDirectory.appendingPathComponent(WebcourierCursors.fileName), encoding: .isoLatin1)
         #expect(!stored.contains(token), "cursors are keyed by the token's hash")
-        let next = try await TestServer.send(.GET, courier + "&timeout=5")
+        let next = try await TestServer.send(.GET, courier + "&timeout=25")
         #expect(next.json.at("ck", "qry", "rid") == .string("later"))
         #expect(try #require(try restarted.cursor(for: token)).sequence > cursor.sequence)
     }
