@@ -34,13 +34,15 @@ struct CloudSession {
 }
 
 extension CloudSession {
-    /// Keeps the container, and so its SQLite connections, until the process exits.
+    /// Keeps the container, and so its SQLite connections, until the process exits: `foodpin add`
+    /// and `foodpin list` call it, as one-shot commands.
     ///
     /// Closing the last connection to a WAL database checkpoints the WAL into the database file and
-    /// syncs both: 20–40 ms after a one-shot command has done its work (measured on `foodpin add`,
-    /// docs/PERFORMANCE.md). An exit without closing loses nothing: each commit is in the WAL before
-    /// it returns, the next process reads it from there, and writers checkpoint on their own every
-    /// 1,000 pages. The screen, which runs for minutes, still closes the store when it quits.
+    /// syncs both: 20–40 ms after `foodpin add` has done its work, and about 3 ms of a 20 ms
+    /// `foodpin list` (docs/PERFORMANCE.md). An exit without closing loses nothing: each commit is
+    /// in the WAL before it returns, the next process reads it from there, and writers checkpoint on
+    /// their own every 1,000 pages. The screen, which runs for minutes, still closes the store when
+    /// it quits.
     func leaveOpenAtExit() {
         Self.openUntilExit.withLock { $0.append(container) }
     }

@@ -27,7 +27,9 @@ struct ListCommand: ParsableCommand {
     }
 
     mutating func run() throws {
-        let backend = CloudSession(options: options).backend
+        let session = CloudSession(options: options)
+        defer { session.leaveOpenAtExit() }
+        let backend = session.backend
         let (limit, json, search) = (limit, json, search)
         let restaurants: [Restaurant]
         do {
