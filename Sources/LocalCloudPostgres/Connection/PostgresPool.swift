@@ -27,7 +27,7 @@ package final class PostgresPool: Sendable {
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = url.connectTimeout
         var logger = Logger(label: "LocalCloud.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -78,18 +78,57 @@ package final class PostgresPool: Sendable {
 
     /// Every row of one statement on a pooled connection.
     package func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRow] {
-        let client = client
         let logger = logger
         // On the bridge's threads, so async callers never depend on the cooperative pool either.
         return try await withTaskExecutorPreference(BridgeExecutor.shared) {
-            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+            try await withConnection { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection, waiting at most the URL's `connectTimeout` for one.
+    ///
+    /// The pool itself waits as long as it takes: while PostgreSQL is down or restarting, a lease
+    /// would wait through its reconnection backoff (up to a minute). Past the deadline the lease is
+    /// cancelled and the call fails with `serviceUnavailable` (TRY_AGAIN_LATER with `retryAfter`);
+    /// the pool keeps reconnecting for the calls that follow. Only the wait for a connection is
+    /// bounded: a long statement on a connection it got runs to its end.
+    ///
+    /// - Throws: `serviceUnavailable` when no connection came within the deadline.
+    package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let client = client
+        let lease = LeaseState()
+        let timeout = url.connectTimeout
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await client.withConnection { connection in
+                    guard lease.begin() else { throw CancellationError() }
+                    return try await body(connection)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                // Leased in time (or the call already ended): the body runs on; this child is done.
+                guard lease.expire() else { return nil }
+                throw CloudError(.serviceUnavailable, "No database connection within \(timeout); the database may be restarting",
+                                 retryAfterSeconds: Self.retryAfterSeconds)
+            }
+            while let result = try await group.next() {
+                if let value = result {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CloudError(.internalError, "The database call ended without a result")
         }
     }
 
     /// Runs `body` in one transaction on one connection; it commits unless `body` throws.
     package func transaction<T: Sendable>(isolation: String = "READ COMMITTED",
-                                          _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await withConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger)
             do {
                 let value = try await body(connection)
@@ -112,7 +151,7 @@ package final class PostgresPool: Sendable {
         _ = try wait { _ in
             var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
                                                                  password: url.password, database: url.database, tls: .disable)
-            configuration.options.connectTimeout = .seconds(5)
+            configuration.options.connectTimeout = url.connectTimeout.timeAmount
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try? await connection.close()
             return true
@@ -172,6 +211,38 @@ package final class PostgresPool: Sendable {
             return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
         }
         return "Cannot use the database \(url): \(cloud.message)"
+    }
+}
+
+/// Whether a call's connection came before its deadline: whichever of the two happens first wins.
+private final class LeaseState: Sendable {
+    private enum Phase { case waiting, leased, expired }
+    private let phase = Mutex(Phase.waiting)
+
+    /// The connection came: true unless the deadline passed first (the body must not run then).
+    func begin() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .leased
+            return true
+        }
+    }
+
+    /// The deadline passed: true when no connection came first.
+    func expire() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .expired
+            return true
+        }
+    }
+}
+
+extension Duration {
+    /// The same span as NIO's `TimeAmount`, for postgres-nio's options.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 
