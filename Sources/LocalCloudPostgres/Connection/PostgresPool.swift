@@ -17,6 +17,7 @@ package final class PostgresPool: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let runTask: Mutex<Task<Void, Never>?>
+    private let closeWatch = ConnectionCloseWatch()
 
     /// How long a client should wait before retrying after the database went away.
     static let retryAfterSeconds = 1.0
@@ -93,18 +94,18 @@ package final class PostgresPool: Sendable {
     /// would wait through its reconnection backoff (up to a minute). Past the deadline the lease is
     /// cancelled and the call fails with `serviceUnavailable` (TRY_AGAIN_LATER with `retryAfter`);
     /// the pool keeps reconnecting for the calls that follow. Only the wait for a connection is
-    /// bounded: a long statement on a connection it got runs to its end.
+    /// bounded: a long statement on a connection it got runs to its end, unless that connection
+    /// closes (see ``untilClosed(_:_:)``).
     ///
     /// - Throws: `serviceUnavailable` when no connection came within the deadline.
     package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let client = client
         let lease = LeaseState()
         let timeout = url.connectTimeout
         return try await withThrowingTaskGroup(of: T?.self) { group in
             group.addTask {
-                try await client.withConnection { connection in
+                try await self.client.withConnection { connection in
                     guard lease.begin() else { throw CancellationError() }
-                    return try await body(connection)
+                    return try await self.untilClosed(connection, body)
                 }
             }
             group.addTask {
@@ -121,6 +122,35 @@ package final class PostgresPool: Sendable {
                 }
             }
             throw CloudError(.internalError, "The database call ended without a result")
+        }
+    }
+
+    /// Runs `body` on `connection`, failing with `serviceUnavailable` as soon as the connection closes.
+    ///
+    /// A statement sent as PostgreSQL shut down (`pg_ctl stop -m fast` under load) can wait for
+    /// ever in postgres-nio although its connection is gone. A closed connection answers nothing
+    /// more, so the call ends when it closes, without waiting for the body; the body is cancelled.
+    private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let race = FirstOutcome<T>()
+        let watch = closeWatch.add(connection) {
+            race.finish(.failure(CloudError(.serviceUnavailable, "The database connection closed during the call; retry shortly",
+                                            retryAfterSeconds: Self.retryAfterSeconds)))
+        }
+        defer { closeWatch.remove(watch) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                race.work = Task(executorPreference: BridgeExecutor.shared) {
+                    do {
+                        race.finish(.success(try await body(connection)))
+                    } catch {
+                        race.finish(.failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            race.cancel()
         }
     }
 
@@ -211,6 +241,90 @@ package final class PostgresPool: Sendable {
             return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
         }
         return "Cannot use the database \(url): \(cloud.message)"
+    }
+}
+
+/// What to do when a connection closes, for the calls running on it now.
+///
+/// One close callback per connection, registered the first time a call uses it: a callback per
+/// call would pile up on a long-lived connection's close future until it closed.
+private final class ConnectionCloseWatch: Sendable {
+    struct Token {
+        var connection: ObjectIdentifier
+        var call: Int
+    }
+
+    private struct State {
+        /// The running calls' close handlers, by connection; a connection stays listed (maybe
+        /// with none) until it closes, so its callback is registered once.
+        var handlers: [ObjectIdentifier: [Int: @Sendable () -> Void]] = [:]
+        var nextCall = 0
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ connection: PostgresConnection, onClose: @escaping @Sendable () -> Void) -> Token {
+        let key = ObjectIdentifier(connection)
+        let (call, isNew) = state.withLock { state in
+            state.nextCall += 1
+            let isNew = state.handlers[key] == nil
+            state.handlers[key, default: [:]][state.nextCall] = onClose
+            return (state.nextCall, isNew)
+        }
+        if isNew {
+            connection.closeFuture.whenComplete { [weak self] _ in
+                let handlers = self?.state.withLock { $0.handlers.removeValue(forKey: key) } ?? [:]
+                for handler in handlers.values { handler() }
+            }
+        }
+        return Token(connection: key, call: call)
+    }
+
+    func remove(_ token: Token) {
+        _ = state.withLock { $0.handlers[token.connection]?.removeValue(forKey: token.call) }
+    }
+}
+
+/// The first of a call's outcomes (its body's result, or its connection closing); later ones are dropped.
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var work: Task<Void, Never>?
+        var finished = false
+    }
+    private let state = Mutex(State())
+
+    /// The body's task, cancelled when the call is cancelled or ends another way.
+    var work: Task<Void, Never>? {
+        get { state.withLock { $0.work } }
+        set {
+            let cancelNow = state.withLock { state -> Bool in
+                state.work = newValue
+                return state.finished
+            }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            defer {
+                state.continuation = nil
+                state.finished = true
+            }
+            return (state.continuation, state.finished ? nil : state.work)
+        }
+        guard let continuation else { return }
+        continuation.resume(with: result)
+        if case .failure = result { work?.cancel() }
+    }
+
+    func cancel() {
+        finish(.failure(CancellationError()))
     }
 }
 
