@@ -92,20 +92,44 @@ struct PostgresMultiNodeTests {
         let db = fixture.container(user: "alice").publicCloudDatabase
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
+        let store = try fixture.store()
         try cluster.restart(stopOnly: true)
-        let down = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "down"))
-        do {
-            _ = try await db.save(down)
-            Issue.record("A save succeeded with PostgreSQL stopped")
-        } catch let error as CloudError {
-            #expect(error.code == .serviceUnavailable)
-            #expect(error.retryAfterSeconds != nil)
+        // Calls fail within the URL's connect_timeout (3 s), not after the pool's reconnection backoff.
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (Result<Record, any Error>, Duration).self) { group in
+            for index in 0..<8 {
+                group.addTask {
+                    let start = ContinuousClock.now
+                    let down = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "down-\(index)"))
+                    return (await outcome { try await db.save(down) }, ContinuousClock.now - start)
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
         }
+        for (result, elapsed) in outcomes {
+            switch result {
+            case .success: Issue.record("A save succeeded with PostgreSQL stopped")
+            case .failure(let error as CloudError):
+                #expect(error.code == .serviceUnavailable)
+                #expect(error.retryAfterSeconds != nil)
+            case .failure(let error): Issue.record("Not a CloudError: \(error)")
+            }
+            #expect(elapsed < .seconds(10))
+        }
+        #expect(ContinuousClock.now - started < .seconds(15))
+        // The change stamp is read from memory: it answers at once, and never repeats while the
+        // LISTEN connection is down.
+        #expect(await poll(timeout: .seconds(20)) { !store.listener.isListening })
+        let stampStart = ContinuousClock.now
+        #expect(try store.changeStamp() != store.changeStamp())
+        #expect(ContinuousClock.now - stampStart < .milliseconds(100))
         try cluster.restart(startOnly: true)
         let after = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after"))
         #expect(await poll(timeout: .seconds(30)) { (try? await db.save(after)) != nil })
         // What was acknowledged before the restart is there.
         #expect(try await db.record(for: before.recordID).recordID.recordName == "before")
+        // The LISTEN connection is back too.
+        #expect(await poll(timeout: .seconds(30)) { store.listener.isListening })
     }
 }
 

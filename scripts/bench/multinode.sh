@@ -32,6 +32,7 @@ swift build -c release --product localcloud-bench >&2
 BIN="$(swift build -c release --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
+source scripts/bench/support/wrk.sh
 source Tests/EndToEnd/support/postgres.sh
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-multinode-bench.XXXXXX")"
@@ -71,35 +72,8 @@ start_node() {
   NODE_URL="http://127.0.0.1:$port"
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
-cat > "$TMP/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = [[$DISCOVER]]
-wrk.headers["Content-Type"] = "application/json"
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
-end
-LUA
-cat > "$TMP/save.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local counter = 0
-local thread_id = 0
-setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
-request = function()
-  counter = counter + 1
-  local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
-  local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
-    '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
-  return wrk.format(nil, nil, nil, body)
-end
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
-end
-LUA
-measure() { wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$2" | sed -n 's/^RESULT //p'; }
+wrk_scripts "$TMP"
+measure() { wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$2" | wrk_result; }
 
 # bench_setup LABEL BASE-URL NODE-PIDS…: wrk on Discover and saves, CPU seconds and peak memory per node.
 bench_setup() {

@@ -28,6 +28,7 @@ swift build -c release --product localcloud-bench >&2
 BIN="$(swift build -c release --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
+source scripts/bench/support/wrk.sh
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-bench.XXXXXX")"
 trap 'serve_kill; rm -rf "$TMP"' EXIT
@@ -39,7 +40,6 @@ API="$(lc tokens create --name bench)"
 printf 'bench-password\n' | lc users add bencher --password-stdin >/dev/null
 USER_TOKEN="$(lc users token bencher)"
 
-DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
 QUERY_PATH="/database/1/$C/development/public/records/query?ckAPIToken=$API"
 MODIFY_PATH="/database/1/$C/development/public/records/modify?ckAPIToken=$API&ckWebAuthToken=$USER_TOKEN"
 
@@ -50,37 +50,11 @@ serve_stop
 echo "Discover page: $(wc -c < "$TMP/page.json") bytes, $(python3 -c "import json; print(len(json.load(open('$TMP/page.json'))['records']))") records" >&2
 LOCALCLOUD_LOG_LEVEL=warning serve_start "$DATA" --bench-static-response "$TMP/page.json"
 
-cat > "$TMP/post.lua" <<LUA
-wrk.method = "POST"
-wrk.body = [[$DISCOVER]]
-wrk.headers["Content-Type"] = "application/json"
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
-end
-LUA
-cat > "$TMP/save.lua" <<'LUA'
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local counter = 0
-local thread_id = 0
-setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
-request = function()
-  counter = counter + 1
-  local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
-  local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
-    '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
-  return wrk.format(nil, nil, nil, body)
-end
-done = function(summary, latency, requests)
-  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
-    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
-end
-LUA
+wrk_scripts "$TMP"
 
 measure() { # measure CONNECTIONS SCRIPT PATH → "rps p50 p99 errors"
   local threads=$(( $1 < 2 ? 1 : 2 ))
-  wrk -t"$threads" -c"$1" -d"${DURATION}s" --latency -s "$2" "$SERVE_URL$3" | sed -n 's/^RESULT //p'
+  wrk -t"$threads" -c"$1" -d"${DURATION}s" --latency -s "$2" "$SERVE_URL$3" | wrk_result
 }
 
 echo "| Measure | Connections | Requests/s | p50 ms | p99 ms | Errors |"

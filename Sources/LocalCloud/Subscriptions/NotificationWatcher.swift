@@ -14,6 +14,8 @@ final class NotificationWatcher: Sendable {
     let startSequence: Int64?
     let deliver: @Sendable (Notification) -> Void
     private let task = Mutex<Task<Void, Never>?>(nil)
+    /// How soon a poll that failed is tried again, at most.
+    static let retryInterval = Duration.seconds(1)
 
     init(configuration: Container.Configuration, core: ContainerCore, pollInterval: Duration, startSequence: Int64?,
          deliver: @escaping @Sendable (Notification) -> Void) {
@@ -54,12 +56,18 @@ final class NotificationWatcher: Sendable {
         } catch {
             return
         }
+        var failed = false
         while !Task.isCancelled {
-            await reader.waitForCommit(upTo: pollInterval)
+            await reader.waitForCommit(upTo: failed ? min(pollInterval, Self.retryInterval) : pollInterval)
             if Task.isCancelled { break }
             // A transient error (a checkpoint, a busy file, a dropped connection): the next poll
-            // retries from lastSeen, so nothing is skipped.
-            if let seen = try? await poll(reader, user: user, after: lastSeen) { lastSeen = seen }
+            // retries from lastSeen, so nothing is skipped, and soon, not a whole poll interval later.
+            if let seen = try? await poll(reader, user: user, after: lastSeen) {
+                lastSeen = seen
+                failed = false
+            } else {
+                failed = true
+            }
         }
     }
 

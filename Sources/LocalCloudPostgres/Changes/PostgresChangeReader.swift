@@ -16,80 +16,43 @@ extension PostgresStore: ChangeFeed {
         return floor <= sequence
     }
 
-    /// The change-log position and the schema's stamp: a commit on any node changes one of them.
+    /// This node's commits and every NOTIFY it heard, from memory (see ``PostgresChangeListener``).
+    ///
+    /// Never waits on the database: the server reads it on every cached request. A commit through
+    /// this process moves it before the commit returns; a commit through another node moves it
+    /// when its NOTIFY arrives (milliseconds); while the LISTEN connection is down it differs on
+    /// every read, so nothing is served from a cache that could have missed a commit.
     package func changeStamp() throws -> ChangeStamp {
-        let (sequence, stamp) = try call { pool in
-            try await pool.rows("""
-                SELECT (SELECT coalesce(max(seq), 0) FROM \(self.schema).change_log), (SELECT stamp FROM \(self.schema).schema WHERE id = 1)
-                """).first?.decode((Int64, String).self) ?? (Int64(0), "")
-        }
-        var hasher = Hasher()
-        hasher.combine(stamp)
-        return ChangeStamp(commits: UInt64(max(0, sequence)), files: [Int64(hasher.finalize())])
+        listener.stamp()
     }
 }
 
 /// One watcher's reader of the PostgreSQL change log, woken across nodes by `LISTEN/NOTIFY`.
 ///
-/// A dedicated connection (not from the pool: LISTEN belongs to a session) listens on the store's
-/// channel; every commit's NOTIFY, from any node, rings the ``Wakeup``. NOTIFY only wakes: the rows
-/// come from `change_log WHERE seq > lastSeen`, so a NOTIFY lost while the connection was down
-/// loses nothing. After every (re)connection the reader rings once and catches up by sequence.
+/// The store's ``PostgresChangeListener`` holds the one LISTEN connection and rings this reader's
+/// ``Wakeup`` for every commit by any node, and once after every (re)connection. NOTIFY only
+/// wakes: the rows come from `change_log WHERE seq > lastSeen`, so a NOTIFY lost while the
+/// connection was down loses nothing.
 final class PostgresChangeReader: ChangeReader {
     private let store: PostgresStore
-    private let wakeup = Wakeup()
-    private let listener = Mutex<Task<Void, Never>?>(nil)
+    private let registration: (id: Int, wakeup: Wakeup)
+    private let closed = Atomic<Bool>(false)
 
     init(store: PostgresStore) {
         self.store = store
-        let wakeup = wakeup
-        let url = store.pool.url
-        let channel = store.channel
-        listener.withLock {
-            $0 = Task(executorPreference: BridgeExecutor.shared) { await Self.listen(url: url, channel: channel, wakeup: wakeup) }
-        }
+        registration = store.listener.register()
     }
 
     func close() {
-        listener.withLock { task in
-            task?.cancel()
-            task = nil
-        }
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        store.listener.unregister(registration.id)
+        registration.wakeup.fire()
     }
 
     deinit { close() }
 
-    /// Listens until cancelled, reconnecting after a dropped connection (a restart of PostgreSQL).
-    private static func listen(url: PostgresURL, channel: String, wakeup: Wakeup) async {
-        var logger = Logger(label: "LocalCloud.postgres.listen")
-        logger.logLevel = .critical
-        var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                             password: url.password, database: url.database, tls: .disable)
-        configuration.options.connectTimeout = .seconds(5)
-        var attempt = 0
-        while !Task.isCancelled {
-            do {
-                let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-                attempt = 0
-                do {
-                    try await connection.listen(on: channel) { notifications in
-                        // Listening now: whatever committed before is read by sequence.
-                        wakeup.fire()
-                        for try await _ in notifications { wakeup.fire() }
-                    }
-                } catch {}
-                try? await connection.close()
-            } catch {}
-            if Task.isCancelled { break }
-            // Catch up whatever a lost NOTIFY would have said, then retry with a growing delay.
-            wakeup.fire()
-            attempt += 1
-            try? await Task.sleep(for: .milliseconds(min(2000, 50 << min(attempt, 6))))
-        }
-    }
-
     func waitForCommit(upTo timeout: Duration) async {
-        await wakeup.wait(upTo: timeout)
+        await registration.wakeup.wait(upTo: timeout)
     }
 
     func lastSequence() throws -> Int64 {

@@ -28,7 +28,7 @@ extension PostgresStore {
 
     package func currentChangeToken() throws -> ServerChangeToken {
         let last = try call { pool in
-            try await pool.client.withConnection { try await self.logPosition($0, logger: pool.logger).last }
+            try await pool.withConnection { try await self.logPosition($0, logger: pool.logger).last }
         }
         return ServerChangeToken(epoch: epoch, sequence: last)
     }

@@ -51,7 +51,7 @@ package struct PostgresMigrator: Sendable {
         let schema = schema
         let migrations = migrations
         let latest = latestVersion
-        return try await pool.client.withConnection { connection in
+        return try await pool.withConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_lock(\(Self.lockKey))"), logger: logger)
             do {
                 try await connection.query(PostgresQuery(unsafeSQL: """

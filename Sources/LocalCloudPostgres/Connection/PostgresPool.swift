@@ -17,6 +17,7 @@ package final class PostgresPool: Sendable {
     let client: PostgresClient
     let logger: Logger
     private let runTask: Mutex<Task<Void, Never>?>
+    private let closeWatch = ConnectionCloseWatch()
 
     /// How long a client should wait before retrying after the database went away.
     static let retryAfterSeconds = 1.0
@@ -27,7 +28,7 @@ package final class PostgresPool: Sendable {
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
         configuration.options.maximumConnections = maximumConnections
-        configuration.options.connectTimeout = .seconds(5)
+        configuration.options.connectTimeout = url.connectTimeout
         var logger = Logger(label: "LocalCloud.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -78,18 +79,86 @@ package final class PostgresPool: Sendable {
 
     /// Every row of one statement on a pooled connection.
     package func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRow] {
-        let client = client
         let logger = logger
         // On the bridge's threads, so async callers never depend on the cooperative pool either.
         return try await withTaskExecutorPreference(BridgeExecutor.shared) {
-            try await client.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+            try await withConnection { connection in
+                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
+            }
+        }
+    }
+
+    /// Runs `body` on a pooled connection, waiting at most the URL's `connectTimeout` for one.
+    ///
+    /// The pool itself waits as long as it takes: while PostgreSQL is down or restarting, a lease
+    /// would wait through its reconnection backoff (up to a minute). Past the deadline the lease is
+    /// cancelled and the call fails with `serviceUnavailable` (TRY_AGAIN_LATER with `retryAfter`);
+    /// the pool keeps reconnecting for the calls that follow. Only the wait for a connection is
+    /// bounded: a long statement on a connection it got runs to its end, unless that connection
+    /// closes (see ``untilClosed(_:_:)``).
+    ///
+    /// - Throws: `serviceUnavailable` when no connection came within the deadline.
+    package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let lease = LeaseState()
+        let timeout = url.connectTimeout
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask {
+                try await self.client.withConnection { connection in
+                    guard lease.begin() else { throw CancellationError() }
+                    return try await self.untilClosed(connection, body)
+                }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                // Leased in time (or the call already ended): the body runs on; this child is done.
+                guard lease.expire() else { return nil }
+                throw CloudError(.serviceUnavailable, "No database connection within \(timeout); the database may be restarting",
+                                 retryAfterSeconds: Self.retryAfterSeconds)
+            }
+            while let result = try await group.next() {
+                if let value = result {
+                    group.cancelAll()
+                    return value
+                }
+            }
+            throw CloudError(.internalError, "The database call ended without a result")
+        }
+    }
+
+    /// Runs `body` on `connection`, failing with `serviceUnavailable` as soon as the connection closes.
+    ///
+    /// A statement sent as PostgreSQL shut down (`pg_ctl stop -m fast` under load) can wait for
+    /// ever in postgres-nio although its connection is gone. A closed connection answers nothing
+    /// more, so the call ends when it closes, without waiting for the body; the body is cancelled.
+    private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let race = FirstOutcome<T>()
+        let watch = closeWatch.add(connection) {
+            race.finish(.failure(CloudError(.serviceUnavailable, "The database connection closed during the call; retry shortly",
+                                            retryAfterSeconds: Self.retryAfterSeconds)))
+        }
+        defer { closeWatch.remove(watch) }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                race.start(continuation)
+                race.work = Task(executorPreference: BridgeExecutor.shared) {
+                    do {
+                        race.finish(.success(try await body(connection)))
+                    } catch {
+                        race.finish(.failure(error))
+                    }
+                }
+            }
+        } onCancel: {
+            race.cancel()
         }
     }
 
     /// Runs `body` in one transaction on one connection; it commits unless `body` throws.
     package func transaction<T: Sendable>(isolation: String = "READ COMMITTED",
-                                          _ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withConnection { connection in
+                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        let logger = logger
+        return try await withConnection { connection in
             try await connection.query(PostgresQuery(unsafeSQL: "BEGIN ISOLATION LEVEL \(isolation)"), logger: logger)
             do {
                 let value = try await body(connection)
@@ -112,7 +181,7 @@ package final class PostgresPool: Sendable {
         _ = try wait { _ in
             var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
                                                                  password: url.password, database: url.database, tls: .disable)
-            configuration.options.connectTimeout = .seconds(5)
+            configuration.options.connectTimeout = url.connectTimeout.timeAmount
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try? await connection.close()
             return true
@@ -172,6 +241,122 @@ package final class PostgresPool: Sendable {
             return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
         }
         return "Cannot use the database \(url): \(cloud.message)"
+    }
+}
+
+/// What to do when a connection closes, for the calls running on it now.
+///
+/// One close callback per connection, registered the first time a call uses it: a callback per
+/// call would pile up on a long-lived connection's close future until it closed.
+private final class ConnectionCloseWatch: Sendable {
+    struct Token {
+        var connection: ObjectIdentifier
+        var call: Int
+    }
+
+    private struct State {
+        /// The running calls' close handlers, by connection; a connection stays listed (maybe
+        /// with none) until it closes, so its callback is registered once.
+        var handlers: [ObjectIdentifier: [Int: @Sendable () -> Void]] = [:]
+        var nextCall = 0
+    }
+
+    private let state = Mutex(State())
+
+    func add(_ connection: PostgresConnection, onClose: @escaping @Sendable () -> Void) -> Token {
+        let key = ObjectIdentifier(connection)
+        let (call, isNew) = state.withLock { state in
+            state.nextCall += 1
+            let isNew = state.handlers[key] == nil
+            state.handlers[key, default: [:]][state.nextCall] = onClose
+            return (state.nextCall, isNew)
+        }
+        if isNew {
+            connection.closeFuture.whenComplete { [weak self] _ in
+                let handlers = self?.state.withLock { $0.handlers.removeValue(forKey: key) } ?? [:]
+                for handler in handlers.values { handler() }
+            }
+        }
+        return Token(connection: key, call: call)
+    }
+
+    func remove(_ token: Token) {
+        _ = state.withLock { $0.handlers[token.connection]?.removeValue(forKey: token.call) }
+    }
+}
+
+/// The first of a call's outcomes (its body's result, or its connection closing); later ones are dropped.
+private final class FirstOutcome<T: Sendable>: Sendable {
+    private struct State {
+        var continuation: CheckedContinuation<T, any Error>?
+        var work: Task<Void, Never>?
+        var finished = false
+    }
+    private let state = Mutex(State())
+
+    /// The body's task, cancelled when the call is cancelled or ends another way.
+    var work: Task<Void, Never>? {
+        get { state.withLock { $0.work } }
+        set {
+            let cancelNow = state.withLock { state -> Bool in
+                state.work = newValue
+                return state.finished
+            }
+            if cancelNow { newValue?.cancel() }
+        }
+    }
+
+    func start(_ continuation: CheckedContinuation<T, any Error>) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func finish(_ result: Result<T, any Error>) {
+        let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
+            defer {
+                state.continuation = nil
+                state.finished = true
+            }
+            return (state.continuation, state.finished ? nil : state.work)
+        }
+        guard let continuation else { return }
+        continuation.resume(with: result)
+        if case .failure = result { work?.cancel() }
+    }
+
+    func cancel() {
+        finish(.failure(CancellationError()))
+    }
+}
+
+/// Whether a call's connection came before its deadline: whichever of the two happens first wins.
+private final class LeaseState: Sendable {
+    private enum Phase { case waiting, leased, expired }
+    private let phase = Mutex(Phase.waiting)
+
+    /// The connection came: true unless the deadline passed first (the body must not run then).
+    func begin() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .leased
+            return true
+        }
+    }
+
+    /// The deadline passed: true when no connection came first.
+    func expire() -> Bool {
+        phase.withLock { phase in
+            guard phase == .waiting else { return false }
+            phase = .expired
+            return true
+        }
+    }
+}
+
+extension Duration {
+    /// The same span as NIO's `TimeAmount`, for postgres-nio's options.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
     }
 }
 

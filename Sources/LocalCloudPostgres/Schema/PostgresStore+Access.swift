@@ -90,7 +90,7 @@ extension PostgresStore {
     }
 
     func currentSchema() throws -> Schema {
-        try call { pool in try await pool.client.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
+        try call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
     }
 
     func lockedSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {

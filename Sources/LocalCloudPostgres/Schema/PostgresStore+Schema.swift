@@ -11,7 +11,7 @@ extension PostgresStore: SchemaStore {
         // The change runs on this thread (it is not Sendable); the transaction around it locks the
         // schema row first, so a concurrent node's change is either before or after, never lost.
         let current = try call { pool in
-            try await pool.client.withConnection { connection in try await self.lockedSchemaSnapshot(connection, logger: pool.logger) }
+            try await pool.withConnection { connection in try await self.lockedSchemaSnapshot(connection, logger: pool.logger) }
         }
         guard let next = try change(current) else { return current }
         let searchChanged = rebuildingSearch ? Self.typesWithNewSearch(from: current, to: next) : []

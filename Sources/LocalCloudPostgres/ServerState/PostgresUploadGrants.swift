@@ -17,13 +17,15 @@ final class PostgresUploadGrants: UploadGrantStore {
         let now = Date().timeIntervalSince1970
         let expires = now + Double(MemoryUploadGrants.lifetime.components.seconds)
         do {
-            let client = try await tables.client()
-            // Expired grants go as new ones come, so the table holds about an hour of uploads.
-            try await client.query("DELETE FROM localcloud_server.upload_grants WHERE expires < \(now)", logger: tables.pool.logger)
-            try await client.query("""
-                INSERT INTO localcloud_server.upload_grants (id, container, environment, expires)
-                VALUES (\(id), \(container), \(environment.rawValue), \(expires))
-                """, logger: tables.pool.logger)
+            let logger = tables.pool.logger
+            _ = try await tables.readyPool().withConnection { connection in
+                // Expired grants go as new ones come, so the table holds about an hour of uploads.
+                try await connection.query("DELETE FROM localcloud_server.upload_grants WHERE expires < \(now)", logger: logger)
+                return try await connection.query("""
+                    INSERT INTO localcloud_server.upload_grants (id, container, environment, expires)
+                    VALUES (\(id), \(container), \(environment.rawValue), \(expires))
+                    """, logger: logger).collect().count
+            }
         } catch {
             throw PostgresPool.cloudError(error)
         }
@@ -32,13 +34,16 @@ final class PostgresUploadGrants: UploadGrantStore {
 
     func redeem(_ id: String, container: String, environment: Container.Environment) async throws -> Bool {
         do {
-            let rows = try await tables.client().query("""
-                DELETE FROM localcloud_server.upload_grants WHERE id = \(id) RETURNING container, environment, expires
-                """, logger: tables.pool.logger)
-            for try await (grantContainer, grantEnvironment, expires) in rows.decode((String, String, Double).self) {
-                return grantContainer == container && grantEnvironment == environment.rawValue && expires > Date().timeIntervalSince1970
+            let logger = tables.pool.logger
+            return try await tables.readyPool().withConnection { connection in
+                let rows = try await connection.query("""
+                    DELETE FROM localcloud_server.upload_grants WHERE id = \(id) RETURNING container, environment, expires
+                    """, logger: logger)
+                for try await (grantContainer, grantEnvironment, expires) in rows.decode((String, String, Double).self) {
+                    return grantContainer == container && grantEnvironment == environment.rawValue && expires > Date().timeIntervalSince1970
+                }
+                return false
             }
-            return false
         } catch {
             throw PostgresPool.cloudError(error)
         }

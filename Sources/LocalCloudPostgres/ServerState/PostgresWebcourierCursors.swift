@@ -14,11 +14,16 @@ final class PostgresWebcourierCursors: WebcourierCursorStore {
 
     func cursor(for token: String) async throws -> NotificationCursor? {
         do {
-            let rows = try await tables.client().query("""
-                SELECT cursor FROM localcloud_server.webcourier_cursors WHERE token_hash = \(Self.hash(token))
-                """, logger: tables.pool.logger)
-            for try await text in rows.decode(String.self) { return NotificationCursor(text: text) }
-            return nil
+            let logger = tables.pool.logger
+            let hash = Self.hash(token)
+            let text = try await tables.readyPool().withConnection { connection -> String? in
+                let rows = try await connection.query("""
+                    SELECT cursor FROM localcloud_server.webcourier_cursors WHERE token_hash = \(hash)
+                    """, logger: logger)
+                for try await text in rows.decode(String.self) { return text }
+                return nil
+            }
+            return text.flatMap(NotificationCursor.init(text:))
         } catch {
             throw PostgresPool.cloudError(error)
         }
@@ -26,11 +31,15 @@ final class PostgresWebcourierCursors: WebcourierCursorStore {
 
     func set(_ cursor: NotificationCursor, for token: String) async throws {
         do {
-            try await tables.client().query("""
-                INSERT INTO localcloud_server.webcourier_cursors (token_hash, cursor, updated_at)
-                VALUES (\(Self.hash(token)), \(cursor.description), \(Date().timeIntervalSince1970))
-                ON CONFLICT (token_hash) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = EXCLUDED.updated_at
-                """, logger: tables.pool.logger)
+            let logger = tables.pool.logger
+            let (hash, text, now) = (Self.hash(token), cursor.description, Date().timeIntervalSince1970)
+            _ = try await tables.readyPool().withConnection { connection in
+                try await connection.query("""
+                    INSERT INTO localcloud_server.webcourier_cursors (token_hash, cursor, updated_at)
+                    VALUES (\(hash), \(text), \(now))
+                    ON CONFLICT (token_hash) DO UPDATE SET cursor = EXCLUDED.cursor, updated_at = EXCLUDED.updated_at
+                    """, logger: logger).collect().count
+            }
         } catch {
             throw PostgresPool.cloudError(error)
         }

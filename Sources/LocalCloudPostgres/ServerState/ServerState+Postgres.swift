@@ -20,7 +20,7 @@ extension ServerState {
         let tables = PostgresServerTables(pool: PostgresStore.pool(for: url))
         let identity = PostgresIdentityStore(url: url)
         try await identity.prepare()
-        _ = try await tables.client()
+        _ = try await tables.readyPool()
         return ServerState(identity: identity, uploads: PostgresUploadGrants(tables: tables),
                            push: { try await tables.pushTokens() })
     }
@@ -50,8 +50,8 @@ final class PostgresServerTables: Sendable {
         return migrator
     }
 
-    /// The client, once the tables exist.
-    func client() async throws -> PostgresClient {
+    /// The pool, once the tables exist.
+    func readyPool() async throws -> PostgresPool {
         if !migrated.withLock({ $0 }) {
             do {
                 try await Self.migrator.migrate(pool)
@@ -60,7 +60,7 @@ final class PostgresServerTables: Sendable {
             }
             migrated.withLock { $0 = true }
         }
-        return pool.client
+        return pool
     }
 
     /// The push tokens' key, made once per database (the first node inserts it, every node reads
@@ -68,15 +68,19 @@ final class PostgresServerTables: Sendable {
     func pushTokens() async throws -> PushTokens {
         if let tokens = push.withLock({ $0 }) { return tokens }
         let fresh = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
-        var key = Data()
+        let key: Data
         do {
-            let client = try await client()
-            try await client.query("""
-                INSERT INTO localcloud_server.secrets (name, value) VALUES ('push-token-key', \(fresh)) ON CONFLICT (name) DO NOTHING
-                """, logger: pool.logger)
-            for try await bytes in try await client.query(
-                "SELECT value FROM localcloud_server.secrets WHERE name = 'push-token-key'", logger: pool.logger).decode(Data.self) {
-                key = bytes
+            let logger = pool.logger
+            key = try await readyPool().withConnection { connection in
+                try await connection.query("""
+                    INSERT INTO localcloud_server.secrets (name, value) VALUES ('push-token-key', \(fresh)) ON CONFLICT (name) DO NOTHING
+                    """, logger: logger)
+                var key = Data()
+                for try await bytes in try await connection.query(
+                    "SELECT value FROM localcloud_server.secrets WHERE name = 'push-token-key'", logger: logger).decode(Data.self) {
+                    key = bytes
+                }
+                return key
             }
         } catch {
             throw PostgresPool.cloudError(error)

@@ -8,7 +8,7 @@ extension PostgresStore {
         try checkQuery(schemaNow, request, context: context)
         let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
         let page: QueryPage = try call { pool in
-            try await pool.client.withConnection { connection in
+            try await pool.withConnection { connection in
                 if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                     try await self.requireZone(request.zoneID, context: context, connection: connection, logger: pool.logger)
                 }
@@ -50,7 +50,7 @@ extension PostgresStore {
         statement.sql = "EXPLAIN " + statement.sql
         let explained = statement
         return try call { pool in
-            try await pool.client.withConnection { connection in
+            try await pool.withConnection { connection in
                 try await connection.rows(explained, logger: pool.logger).map { try $0.decode(String.self) }.joined(separator: "\n")
             }
         }

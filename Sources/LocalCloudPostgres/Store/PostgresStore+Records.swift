@@ -21,7 +21,7 @@ extension PostgresStore {
         }
         let byZone = Dictionary(grouping: ids, by: \.zoneID.zoneName)
         let found: [(id: Record.ID, record: Record?)] = try call { pool in
-            try await pool.client.withConnection { connection in
+            try await pool.withConnection { connection in
                 var found: [(id: Record.ID, record: Record?)] = []
                 for (zone, zoneIDs) in byZone {
                     var statement = PostgresStatement("SELECT \(Self.recordColumns) FROM \(self.schema).records r WHERE ")
@@ -116,12 +116,12 @@ extension PostgresStore {
         }
         let preparedSaves = prepared
         let outcome: ModifyRun = try call { pool in
-            try await pool.client.withConnection { connection in
+            try await pool.withConnection { connection in
                 try await self.modifyTransaction(items, prepared: preparedSaves, atomically: atomically, context: context,
                                                  connection: connection, pool: pool)
             }
         }
-        if outcome.committed { commits.add(1, ordering: .releasing) }
+        if outcome.committed { committed() }
         try materializeAssets(in: outcome.results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
         return outcome.results
     }

@@ -31,8 +31,9 @@ package final class PostgresStore: Sendable {
     /// String ranges on jsonb follow the database collation; only under "C" do they match code-point order.
     let collationIsC: Bool
     let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
-    /// Commits through this process, for the container's change stamp.
-    package let commits = Atomic<UInt64>(0)
+    /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
+    /// the change stamp in memory.
+    package let listener: PostgresChangeListener
 
     /// The NOTIFY channel commits to this schema signal, with the new last sequence as payload.
     package var channel: String { schema }
@@ -47,6 +48,7 @@ package final class PostgresStore: Sendable {
         self.assetCache = assetCache
         self.epoch = epoch
         self.collationIsC = collationIsC
+        listener = PostgresChangeListener(url: pool.url, channel: schema, connectTimeout: pool.url.connectTimeout)
     }
 
     // MARK: Opening
@@ -97,11 +99,13 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX")
-        return stores.withLock { stores in
+        let shared = stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
             return store
         }
+        shared.listener.start()
+        return shared
     }
 
     /// `lc_<container>_<environment>_<hash>`: lower-case letters, digits and underscores, at most
@@ -121,11 +125,28 @@ package final class PostgresStore: Sendable {
         try pool.wait(body)
     }
 
-    /// Runs `body` in one transaction and counts the commit.
+    /// Runs `body` in one transaction that notifies every node, and counts the commit.
+    ///
+    /// The NOTIFY (delivered on COMMIT) is what moves the other nodes' change stamps: schema,
+    /// subscription and compaction writes leave no change-log row of their own to announce them.
     func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
-        let value = try pool.wait { pool in try await pool.transaction(body) }
-        commits.add(1, ordering: .releasing)
+        let channel = channel
+        let value = try pool.wait { pool in
+            try await pool.transaction { connection in
+                let value = try await body(connection)
+                var notify = PostgresStatement("SELECT pg_notify(")
+                notify.sql += "\(notify.bind(channel)), '')"
+                _ = try await connection.rows(notify, logger: pool.logger)
+                return value
+            }
+        }
+        committed()
         return value
+    }
+
+    /// A transaction of this process committed: the change stamp moves now, not when its NOTIFY comes back.
+    func committed() {
+        listener.noteLocalCommit()
     }
 
     static let newChangeTag: @Sendable () -> String = {

@@ -52,12 +52,16 @@ pg_psql() {
   pg_as "$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U localcloud -d localcloud -c "$1"
 }
 
-# pg_restart: a fast stop and a start on the same port, as an operator's restart.
-pg_restart() {
+# pg_halt: a fast stop (sessions are terminated, the data stays); pg_resume starts it again on
+# the same port; pg_restart does both, as an operator's restart.
+pg_halt() {
   pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -m fast -w -t 60 stop >/dev/null
+}
+pg_resume() {
   pg_as "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
     -o "-p $PG_PORT -k $PG_DIR -c listen_addresses=127.0.0.1 -c max_connections=300" start >/dev/null
 }
+pg_restart() { pg_halt && pg_resume; }
 
 pg_stop() {
   [ -n "$PG_DIR" ] || return 0

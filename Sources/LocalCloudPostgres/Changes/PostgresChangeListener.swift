@@ -1,0 +1,178 @@
+import Foundation
+import LocalCloud
+import Logging
+import PostgresNIO
+import Synchronization
+
+/// The one `LISTEN` connection of a ``PostgresStore`` in this process, shared by all its readers.
+///
+/// ```swift
+/// let (id, wakeup) = store.listener.register()   // a reader: rung on every commit, by any node
+/// await wakeup.wait(upTo: .seconds(30))
+/// store.listener.unregister(id)
+/// ```
+///
+/// LISTEN belongs to a session, so it needs a connection of its own, not the pool's; one per store
+/// rather than one per reader, so a node with a thousand SSE streams holds one extra backend.
+/// Every NOTIFY on the store's channel (a commit by any node) rings each registered reader's
+/// ``Wakeup`` and advances ``generation``, which the store's change stamp reads from memory.
+///
+/// NOTIFY only wakes: readers read `change_log WHERE seq > lastSeen`. A NOTIFY sent while the
+/// connection is down is lost, so after every (re)connection the listener rings every reader once
+/// and each catches up by sequence number. Until the connection is up (``isListening``), the
+/// change stamp differs on every read, so no cache can outlive a commit this node did not hear.
+package final class PostgresChangeListener: Sendable {
+    private struct State {
+        var readers: [Int: Wakeup] = [:]
+        var nextReader = 0
+        var listening = false
+        /// Advanced by this node's commits, by every NOTIFY and by every (re)connection.
+        var generation: UInt64 = 0
+        /// LISTEN connections made so far: 1 after the first, 2 after a reconnection.
+        var connections = 0
+        /// The LISTEN connection's server process, while it is up.
+        var backendProcessID: Int32?
+        var task: Task<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+    private let url: PostgresURL
+    private let channel: String
+    /// How long a (re)connection attempt may take before it is retried.
+    private let connectTimeout: Duration
+
+    init(url: PostgresURL, channel: String, connectTimeout: Duration) {
+        self.url = url
+        self.channel = channel
+        self.connectTimeout = connectTimeout
+    }
+
+    deinit { stop() }
+
+    // MARK: Lifecycle
+
+    /// Starts listening, once; later calls do nothing.
+    func start() {
+        state.withLock { state in
+            guard state.task == nil else { return }
+            // On the bridge's threads, like every database call (see ``PostgresPool``).
+            state.task = Task(executorPreference: BridgeExecutor.shared) { [weak self] in await self?.run() }
+        }
+    }
+
+    /// Stops listening and wakes every reader.
+    func stop() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            defer { state.task = nil }
+            state.listening = false
+            return state.task
+        }
+        task?.cancel()
+        ringAll()
+    }
+
+    // MARK: Readers
+
+    /// Registers a reader; its wakeup rings on every commit and after every reconnection.
+    func register() -> (id: Int, wakeup: Wakeup) {
+        let wakeup = Wakeup()
+        let id = state.withLock { state in
+            defer { state.nextReader += 1 }
+            state.readers[state.nextReader] = wakeup
+            return state.nextReader
+        }
+        return (id, wakeup)
+    }
+
+    func unregister(_ id: Int) {
+        _ = state.withLock { $0.readers.removeValue(forKey: id) }
+    }
+
+    /// Readers registered now.
+    package var readerCount: Int { state.withLock { $0.readers.count } }
+
+    // MARK: Change stamp
+
+    /// Whether the LISTEN connection is up, so every commit by any node reaches ``generation``.
+    package var isListening: Bool { state.withLock { $0.listening } }
+
+    /// LISTEN connections made so far (a reconnection adds one).
+    package var connectionCount: Int { state.withLock { $0.connections } }
+
+    /// The LISTEN connection's server process ID (`pg_stat_activity.pid`) while it is up.
+    package var backendProcessID: Int32? { state.withLock { $0.listening ? $0.backendProcessID : nil } }
+
+    /// A commit through this process: advances the generation at once, before its NOTIFY returns.
+    func noteLocalCommit() {
+        state.withLock { $0.generation &+= 1 }
+    }
+
+    /// The store's change stamp, from memory: the generation while listening; while not, a value
+    /// that differs on every read (a commit by another node could not be heard).
+    func stamp() -> ChangeStamp {
+        state.withLock { state in
+            if !state.listening { state.generation &+= 1 }
+            return ChangeStamp(commits: state.generation, files: [state.listening ? 1 : 0])
+        }
+    }
+
+    // MARK: Listening
+
+    private func ringAll() {
+        for wakeup in state.withLock({ Array($0.readers.values) }) { wakeup.fire() }
+    }
+
+    /// A NOTIFY or a (re)connection: whatever was cached may be stale, and readers should look.
+    private func heard(connectedTo backendProcessID: Int32?? = nil) {
+        state.withLock { state in
+            state.generation &+= 1
+            if let backendProcessID {
+                state.listening = true
+                state.backendProcessID = backendProcessID
+                state.connections += 1
+            }
+        }
+        ringAll()
+    }
+
+    /// The connection dropped or could not be made. Readers are not rung: nothing is there to
+    /// read yet; they are rung when listening resumes (and their poll interval still runs).
+    private func disconnected() {
+        state.withLock { state in
+            state.listening = false
+            state.backendProcessID = nil
+        }
+    }
+
+    /// Listens until cancelled, reconnecting after a dropped connection with a growing delay.
+    private func run() async {
+        var logger = Logger(label: "LocalCloud.postgres.listen")
+        logger.logLevel = .critical
+        var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
+                                                             password: url.password, database: url.database, tls: .disable)
+        configuration.options.connectTimeout = connectTimeout.timeAmount
+        // So an operator can tell it apart in pg_stat_activity.
+        configuration.options.additionalStartupParameters = [("application_name", "localcloud listen")]
+        var attempt = 0
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                attempt = 0
+                do {
+                    let backend = try await connection.query("SELECT pg_backend_pid()", logger: logger)
+                        .collect().first?.decode(Int32.self)
+                    try await connection.listen(on: channel) { notifications in
+                        // Listening now: whatever committed while it was not, readers catch up by sequence.
+                        heard(connectedTo: .some(backend))
+                        for try await _ in notifications { heard() }
+                    }
+                } catch {}
+                try? await connection.close()
+            } catch {}
+            disconnected()
+            if Task.isCancelled { break }
+            attempt += 1
+            try? await Task.sleep(for: .milliseconds(min(2000, 50 << min(attempt, 6))))
+        }
+    }
+}

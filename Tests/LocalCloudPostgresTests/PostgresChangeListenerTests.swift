@@ -1,0 +1,117 @@
+import Foundation
+import LocalCloud
+import LocalCloudPostgres
+import PostgresNIO
+import PostgresTestSupport
+import Synchronization
+import Testing
+
+/// The store's one LISTEN connection: shared by every reader, reconnected after a drop with a
+/// catch-up by sequence, and the source of the in-memory change stamp.
+@Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
+struct PostgresChangeListenerTests {
+    @Test func manyReadersAndWatchersShareOneListenConnection() async throws {
+        let fixture = try PostgresFixture()
+        let store = try fixture.store()
+        let readers = try (0..<25).map { _ in try store.openChangeReader() }
+        defer { readers.forEach { $0.close() } }
+        // Watchers, as the server's SSE streams hold them: each opens a reader of the same store.
+        let alice = fixture.container(user: "alice")
+        let watchers = (0..<5).map { _ in
+            var notifications = alice.notifications
+            notifications.pollInterval = .seconds(60)
+            return Task.detached { for await _ in notifications {} }
+        }
+        defer { watchers.forEach { $0.cancel() } }
+        #expect(await poll(timeout: .seconds(20)) { store.listener.readerCount >= 30 && store.listener.isListening })
+        let listening = try listenBackends(store)
+        #expect(listening.count == 1)
+        #expect(listening.first == store.listener.backendProcessID.map(Int.init))
+        // Closing readers releases their registrations, not the shared connection.
+        readers.forEach { $0.close() }
+        #expect(store.listener.readerCount <= 5)
+        #expect(try listenBackends(store).count == 1)
+    }
+
+    @Test func aKilledListenConnectionReconnectsAndTheReaderCatchesUp() async throws {
+        let cluster = try PostgresCluster.shared()
+        let fixture = try PostgresFixture(cluster: cluster)
+        let alice = fixture.container(user: "alice", node: 1)
+        let bob = fixture.container(user: "bob", node: 2)
+        let store = try fixture.store(node: 1)
+        let subscription = QuerySubscription(recordType: "Restaurant", predicate: Predicate(value: true),
+                                             subscriptionID: "all", options: [.firesOnRecordCreation])
+        _ = try await alice.publicCloudDatabase.save(subscription)
+        var notifications = alice.notifications(since: try await alice.currentChangeToken())
+        // Far longer than the test: only a wake-up can deliver in time.
+        notifications.pollInterval = .seconds(300)
+        let received = Mutex<[String]>([])
+        let watcher = Task.detached {
+            for await notification in notifications {
+                received.withLock { $0.append(notification.recordID?.recordName ?? "") }
+            }
+        }
+        defer { watcher.cancel() }
+        _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "warmup")))
+        #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("warmup") } })
+        let backend = try #require(store.listener.backendProcessID)
+        // The database takes no new connections, so the listener stays down while bob commits.
+        // (Both pools keep the connections they have.)
+        try cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS false")
+        var allowed = false
+        defer { if !allowed { try? cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true") } }
+        try cluster.psql("SELECT pg_terminate_backend(\(backend))")
+        #expect(await poll(timeout: .seconds(20)) { !store.listener.isListening })
+        // Not listening: the stamp cannot know of other nodes' commits, so it never repeats.
+        #expect(try store.changeStamp() != store.changeStamp())
+        // Its NOTIFY reaches no one on node 1.
+        _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "while-down")))
+        #expect(!received.withLock { $0.contains("while-down") })
+        try cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true")
+        allowed = true
+        // Reconnected: the reader is rung once and reads the log after the last sequence it saw.
+        #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("while-down") } })
+        #expect(store.listener.connectionCount >= 2)
+        #expect(store.listener.isListening)
+        // One LISTEN backend per node, node 1's a new one.
+        let reconnected = try #require(store.listener.backendProcessID)
+        #expect(reconnected != backend)
+        #expect(try listenBackends(store).sorted() == [Int(reconnected), Int(try #require(fixture.store(node: 2).listener.backendProcessID))].sorted())
+        // And the new connection hears the next commit.
+        _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after")))
+        #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("after") } })
+        #expect(received.withLock { $0 } == ["warmup", "while-down", "after"])
+    }
+
+    @Test func aCommitOnAnotherNodeMovesThisNodesStampFromMemory() async throws {
+        let fixture = try PostgresFixture()
+        let node1 = fixture.container(user: "alice", node: 1).publicCloudDatabase
+        let node2 = fixture.container(user: "bob", node: 2).publicCloudDatabase
+        let store = try fixture.store(node: 1)
+        _ = try fixture.store(node: 2)
+        #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
+        // Still while nothing commits: a cache keyed by it keeps its entries.
+        let quiet = try store.changeStamp()
+        #expect(try store.changeStamp() == quiet)
+        // A commit through this node moves it before the save returns.
+        _ = try await node1.save(Record(recordType: "Restaurant"))
+        let afterOwn = try store.changeStamp()
+        #expect(afterOwn != quiet)
+        // A record saved through node 2 moves it when the NOTIFY arrives.
+        _ = try await node2.save(Record(recordType: "Restaurant"))
+        #expect(await poll(timeout: .seconds(5)) { (try? store.changeStamp()) != afterOwn })
+        // So does a write that leaves no change-log row: a subscription saved through node 2.
+        let beforeSubscription = try store.changeStamp()
+        _ = try await node2.save(QuerySubscription(recordType: "Restaurant", predicate: Predicate(value: true), subscriptionID: "s", options: [.firesOnRecordCreation]))
+        #expect(await poll(timeout: .seconds(5)) { (try? store.changeStamp()) != beforeSubscription })
+    }
+
+    /// The server processes on the fixture's database whose last statement was a LISTEN.
+    private func listenBackends(_ store: PostgresStore) throws -> [Int] {
+        try store.pool.wait { pool in
+            try await pool.rows("""
+                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'
+                """).map { Int(try $0.decode(Int32.self)) }
+        }
+    }
+}

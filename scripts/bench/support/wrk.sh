@@ -1,0 +1,44 @@
+# What the server benchmarks (scripts/bench/server.sh, scripts/bench/multinode.sh) share: the
+# Discover query, the wrk scripts that replay it and that save unique restaurants, and the
+# one-line result those scripts print.
+#
+#   source scripts/bench/support/wrk.sh
+#   wrk_scripts "$TMP"                               # $TMP/post.lua (Discover), $TMP/save.lua (creates)
+#   wrk -t2 -c32 -d10s --latency -s "$TMP/post.lua" "$URL" | wrk_result   # → "rps p50 p99 errors"
+
+# The Discover page: 50 restaurants, newest first, the list's three fields.
+DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
+
+# wrk_scripts DIR: writes DIR/post.lua (POSTs $DISCOVER) and DIR/save.lua (records/modify
+# creates with a name unique per thread and request); both print `RESULT rps p50 p99 errors`.
+wrk_scripts() {
+  local done_function
+  done_function='done = function(summary, latency, requests)
+  io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
+    latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
+end'
+  cat > "$1/post.lua" <<LUA
+wrk.method = "POST"
+wrk.body = [[$DISCOVER]]
+wrk.headers["Content-Type"] = "application/json"
+$done_function
+LUA
+  cat > "$1/save.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local counter = 0
+local thread_id = 0
+setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
+request = function()
+  counter = counter + 1
+  local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
+  local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
+    '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
+  return wrk.format(nil, nil, nil, body)
+end
+$done_function
+LUA
+}
+
+# wrk_result: the RESULT line of wrk's output on stdin, without its label.
+wrk_result() { sed -n 's/^RESULT //p'; }
