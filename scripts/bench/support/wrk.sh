@@ -3,14 +3,16 @@
 # one-line result those scripts print.
 #
 #   source scripts/bench/support/wrk.sh
-#   wrk_scripts "$TMP"                               # $TMP/post.lua (Discover), $TMP/save.lua (creates)
+#   wrk_scripts "$TMP"                               # $TMP/post.lua (Discover), $TMP/fresh.lua (Discover, uncached), $TMP/save.lua (creates)
 #   wrk -t2 -c32 -d10s --latency -s "$TMP/post.lua" "$URL" | wrk_result   # → "rps p50 p99 errors"
 
 # The Discover page: 50 restaurants, newest first, the list's three fields.
 DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
 
-# wrk_scripts DIR: writes DIR/post.lua (POSTs $DISCOVER) and DIR/save.lua (records/modify
-# creates with a name unique per thread and request); both print `RESULT rps p50 p99 errors`.
+# wrk_scripts DIR: writes DIR/post.lua (POSTs $DISCOVER), DIR/fresh.lua (the same query with a
+# `bench` key unique per request, which the server ignores, so its response cache, keyed by the
+# body, never answers and every page runs the query) and DIR/save.lua (records/modify creates with
+# a name unique per thread and request); all print `RESULT rps p50 p99 errors`.
 wrk_scripts() {
   local done_function
   done_function='done = function(summary, latency, requests)
@@ -21,6 +23,19 @@ end'
 wrk.method = "POST"
 wrk.body = [[$DISCOVER]]
 wrk.headers["Content-Type"] = "application/json"
+$done_function
+LUA
+  cat > "$1/fresh.lua" <<LUA
+wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local counter = 0
+local thread_id = 0
+setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
+request = function()
+  counter = counter + 1
+  local body = [=[${DISCOVER%\}}]=] .. string.format(',"bench":"%d-%d"}', tid, counter)
+  return wrk.format(nil, nil, nil, body)
+end
 $done_function
 LUA
   cat > "$1/save.lua" <<LUA
