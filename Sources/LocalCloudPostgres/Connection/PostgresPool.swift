@@ -233,14 +233,19 @@ package final class PostgresPool: Sendable {
         if let psql = cloud.cause as? PSQLError, let message = psql.serverInfo?[.message] {
             return "Cannot use the database \(url): \(message)"
         }
-        if let psql = cloud.cause as? PSQLError, psql.code == .connectionError {
-            let reason = psql.underlying.map { "\($0)" } ?? "connection refused"
-            return "Cannot connect to the database \(url): \(reason)"
-        }
-        if let psql = error as? PSQLError, psql.code == .connectionError {
-            return "Cannot connect to the database \(url): \(psql.underlying.map { "\($0)" } ?? "connection refused")"
+        if let psql = (cloud.cause as? PSQLError) ?? (error as? PSQLError), psql.code == .connectionError {
+            return "Cannot connect to the database \(url): \(socketReason(psql.underlying))"
         }
         return "Cannot use the database \(url): \(cloud.message)"
+    }
+
+    /// "Connection refused" rather than NIO's nested description, when it carries an errno.
+    private static func socketReason(_ underlying: (any Error)?) -> String {
+        guard let underlying else { return "connection refused" }
+        let description = "\(underlying)"
+        guard let range = description.range(of: #"errno: (\d+)"#, options: .regularExpression),
+              let number = Int32(description[range].dropFirst("errno: ".count)) else { return description }
+        return String(cString: strerror(number))
     }
 }
 
