@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of the `localcloud` console on a temp data directory:
+# End-to-end test of the `localcloud` console on a temp data directory (or, with
+# LOCALCLOUD_DATABASE_URL set, on that PostgreSQL database: see console_postgres.sh):
 # import the FoodPin schema, create records with an asset, query with a filter and a sort,
 # export, reset, import, and show that nothing was lost. Exits non-zero on the first failure.
 set -euo pipefail
@@ -11,6 +12,7 @@ TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-e2e.XXXXXX")"
 trap 'rm -rf "$TMP"' EXIT
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 unset LOCALCLOUD_HOME LOCALCLOUD_CONTAINER LOCALCLOUD_ENVIRONMENT LOCALCLOUD_LATENCY_MS
+[ -n "${CONSOLE_ON_POSTGRES:-}" ] || unset LOCALCLOUD_DATABASE_URL
 
 fail() { printf 'FAIL: %s\n' "$*" >&2; exit 1; }
 log() { printf '  %s\n' "$*"; }
@@ -135,6 +137,18 @@ lc schema import "$ROOT/Assets/FoodPin.ckdb" >/dev/null
 lc records import "$TMP/backup/restaurants.json" >/dev/null
 log "every field type's JSON (keys, nulls, numbers) and an export → import → export round trip"
 
+echo "=== console: garbage collection"
+head -c 50000 /dev/urandom > "$TMP/orphan.bin"
+lc records create Restaurant --name gone name=Gone type=Cafe location=Nowhere --asset image="$TMP/orphan.bin" >/dev/null
+assets_before="$(lc --json status | json 'd["assets"]')"
+lc records delete gone >/dev/null
+lc gc --grace-seconds 0 >/dev/null
+assets_after="$(lc --json status | json 'd["assets"]')"
+[ "$assets_after" -eq $((assets_before - 1)) ] || fail "gc left the deleted record's asset: $assets_before → $assets_after"
+image="$(lc --json records get r1 | json 'd["fields"]["image"]["file"]')"
+[ "$(sha256sum "$image" | cut -d' ' -f1)" = "$photo_sum" ] || fail "gc touched a referenced asset"
+log "gc removes an unreferenced asset and keeps the referenced one"
+
 echo "=== console: deploy, zones, status, help"
 lc deploy >/dev/null
 lc --environment production records create Restaurant name=Live type=Cafe location=Here >/dev/null
@@ -146,7 +160,8 @@ lc records create Note --database private --zone Favourites text=hi >/dev/null
 lc zones delete Favourites >/dev/null
 status="$(lc status)"
 contains "$status" "Schema version:"
-contains "$status" "$TMP/data"
+# On PostgreSQL (console_postgres.sh sets LOCALCLOUD_DATABASE_URL), status names the database instead.
+contains "$status" "${LOCALCLOUD_DATABASE_URL:-$TMP/data}"
 for sub in "" schema "schema show" "schema import" "schema export" index "index add" "index remove" roles "roles show" \
            "roles grant" "roles revoke" records "records query" "records get" "records delete" "records create" \
            "records export" "records import" zones "zones list" "zones create" "zones delete" reset deploy status; do

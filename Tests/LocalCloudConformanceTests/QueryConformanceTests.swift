@@ -33,6 +33,38 @@ import LocalCloud
     }
 
     @Test(arguments: StoreKind.allCases)
+    func recordsWithoutTheSortFieldComeFirstAscendingAndLastDescending(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            let counts: [String: Int64?] = ["a": 3, "b": nil, "c": 1, "d": nil, "e": 2]
+            let items = counts.map { name, count in
+                let item = Record(recordType: "Item", recordID: Record.ID(recordName: name))
+                item["title"] = name
+                if let count { item["count"] = count }
+                return item
+            }
+            let (saves, _) = try await db.modifyRecords(saving: items, deleting: [])
+            for (_, result) in saves { _ = try result.get() }
+            for ascending in [true, false] {
+                let query = Query(recordType: "Item", predicate: Predicate(value: true))
+                query.sortDescriptors = [SortDescriptor(key: "count", ascending: ascending)]
+                // One page of everything, and one record a page through cursors: the same order.
+                let whole = try await db.records(matching: query).matchResults.map { try $0.1.get()["count"] as? Int64 }
+                var walked: [Int64?] = []
+                var page = try await db.records(matching: query, resultsLimit: 1)
+                while true {
+                    walked += try page.matchResults.map { try $0.1.get()["count"] as? Int64 }
+                    guard let cursor = page.queryCursor else { break }
+                    page = try await db.records(continuingMatchFrom: cursor, resultsLimit: 1)
+                }
+                let expected: [Int64?] = ascending ? [nil, nil, 1, 2, 3] : [3, 2, 1, nil, nil]
+                #expect(whole == expected, "ascending \(ascending)")
+                #expect(walked == expected, "ascending \(ascending), by cursor")
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
     func cursorSurvivesInsertsBeforeIt(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in
             let db = try await store.container(user: "alice").publicCloudDatabase

@@ -43,7 +43,14 @@ struct PostgresQueryPlan {
         }
         sql += " ORDER BY "
         for (sort, key) in zip(sorts, request.sort) {
-            sql += sort.sql + (key.ascending ? " ASC, " : " DESC, ")
+            // NULL (a record without the field) sorts first ascending and last descending, as in
+            // SQLite; system columns are never NULL and keep the plain order their indexes have.
+            switch (key.ascending, sort.nullable) {
+            case (true, true): sql += sort.sql + " ASC NULLS FIRST, "
+            case (false, true): sql += sort.sql + " DESC NULLS LAST, "
+            case (true, false): sql += sort.sql + " ASC, "
+            case (false, false): sql += sort.sql + " DESC, "
+            }
         }
         sql += tieAscending ? "r.id ASC" : "r.id DESC"
         sql += " LIMIT \(statement.bind(request.limit + 1))"
@@ -52,9 +59,9 @@ struct PostgresQueryPlan {
                                  sortKinds: sorts.map(\.kind))
     }
 
-    /// Rows strictly after the anchor in sort order. PostgreSQL sorts NULL last ascending and first
-    /// descending (the order its indexes keep); when every key is a non-NULL system column sorted
-    /// one way, a row comparison lets it seek the index directly.
+    /// Rows strictly after the anchor in sort order, where NULL sorts first ascending and last
+    /// descending (see `compile`); when every key is a non-NULL system column sorted one way, a row
+    /// comparison lets PostgreSQL seek the index directly.
     static func keyset(after anchor: QueryAnchor, sorts: [SortExpression], sortKeys: [QuerySortKey], tieAscending: Bool,
                        _ statement: inout PostgresStatement) throws -> String {
         guard anchor.values.count == sorts.count else {
@@ -81,10 +88,10 @@ struct PostgresQueryPlan {
             let value = anchor.values[i]
             let after: String
             switch (value, sortKeys[i].ascending) {
-            case (.null, true): after = "FALSE"
-            case (.null, false): after = "\(sort.sql) IS NOT NULL"
-            case (_, true): after = "(\(sort.sql) > \(try bound(value, sort.kind)) OR \(sort.sql) IS NULL)"
-            case (_, false): after = "\(sort.sql) < \(try bound(value, sort.kind))"
+            case (.null, true): after = "\(sort.sql) IS NOT NULL"
+            case (.null, false): after = "FALSE"
+            case (_, true): after = "\(sort.sql) > \(try bound(value, sort.kind))"
+            case (_, false): after = "(\(sort.sql) < \(try bound(value, sort.kind)) OR \(sort.sql) IS NULL)"
             }
             alternatives.append((equalPrefix + [after]).joined(separator: " AND "))
             equalPrefix.append(value == .null ? "\(sort.sql) IS NULL" : "\(sort.sql) = \(try bound(value, sort.kind))")
@@ -98,6 +105,8 @@ struct PostgresQueryPlan {
     struct SortExpression {
         var sql: String
         var kind: SortValueKind
+        /// False for system columns, which are NOT NULL.
+        var nullable = true
     }
 }
 
@@ -120,7 +129,7 @@ struct PredicateCompiler {
             return .init(sql: distance(key.key, from: location, &statement), kind: .real)
         }
         if let column = SQLQueryPlan.systemColumn(forSortKey: key.key) {
-            return .init(sql: column, kind: column.hasSuffix("_at") ? .real : .text)
+            return .init(sql: column, kind: column.hasSuffix("_at") ? .real : .text, nullable: false)
         }
         try FieldName.validate(key.key, what: "Sort key")
         return .init(sql: Self.fieldValue(key.key), kind: .json)

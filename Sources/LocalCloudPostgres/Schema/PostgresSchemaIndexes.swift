@@ -4,7 +4,7 @@ import PostgresNIO
 /// The expression indexes a schema's index flags call for, with the same meaning as the SQLite
 /// store's (`SchemaIndexes`), created and dropped in the transaction that changes the schema.
 ///
-/// - a QUERYABLE or SORTABLE scalar field: a B-tree on `(…, record_type, fields -> 'f' -> 'v')`,
+/// - a QUERYABLE or SORTABLE scalar field: a B-tree on `(…, record_type, fields -> 'f' -> 'v' NULLS FIRST)`,
 ///   which equality, ranges, prefixes and ORDER BY on the field use;
 /// - with QUERYABLE and a sortable creation date, also `(…, f, created_at)`, so `f == x` newest
 ///   first reads one range instead of the whole type;
@@ -42,9 +42,11 @@ enum PostgresSchemaIndexes {
                     guard field.isQueryable else { continue }
                     result[name + "_gin"] = "CREATE INDEX \(name)_gin ON \(s).records USING gin (\(value) jsonb_path_ops)"
                 } else if indexed {
-                    result[name] = "CREATE INDEX \(name) ON \(s).records (\(head), \(value))"
+                    // NULLS FIRST: the order queries sort in (a missing field first ascending, last
+                    // descending, as in SQLite), read forwards or backwards.
+                    result[name] = "CREATE INDEX \(name) ON \(s).records (\(head), \(value) NULLS FIRST)"
                     if field.isQueryable && type.system(.createTime).isSortable {
-                        result[name + "_c"] = "CREATE INDEX \(name)_c ON \(s).records (\(head), \(value), created_at)"
+                        result[name + "_c"] = "CREATE INDEX \(name)_c ON \(s).records (\(head), \(value) NULLS FIRST, created_at)"
                     }
                 }
             }
