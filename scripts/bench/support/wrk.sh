@@ -19,6 +19,14 @@ wrk_scripts() {
   io.write(string.format("RESULT %.0f %.2f %.2f %d\n", summary.requests / (summary.duration / 1e6),
     latency:percentile(50) / 1000, latency:percentile(99) / 1000, summary.errors.status + summary.errors.connect + summary.errors.read + summary.errors.timeout))
 end'
+  # A POST whose body request() builds, numbered per thread (tid) and per request (counter).
+  local numbered='wrk.method = "POST"
+wrk.headers["Content-Type"] = "application/json"
+local counter = 0
+local thread_id = 0
+setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
+request = function()
+  counter = counter + 1'
   cat > "$1/post.lua" <<LUA
 wrk.method = "POST"
 wrk.body = [[$DISCOVER]]
@@ -26,26 +34,14 @@ wrk.headers["Content-Type"] = "application/json"
 $done_function
 LUA
   cat > "$1/fresh.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local counter = 0
-local thread_id = 0
-setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
-request = function()
-  counter = counter + 1
+$numbered
   local body = [=[${DISCOVER%\}}]=] .. string.format(',"bench":"%d-%d"}', tid, counter)
   return wrk.format(nil, nil, nil, body)
 end
 $done_function
 LUA
   cat > "$1/save.lua" <<LUA
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-local counter = 0
-local thread_id = 0
-setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
-request = function()
-  counter = counter + 1
+$numbered
   local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
   local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
     '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
