@@ -1,20 +1,6 @@
 import Foundation
 import GRDB
 
-/// One page of a database's changes: the zones that changed or went away.
-package struct DatabaseChangesPage: Sendable {
-    package var changedZones: [RecordZone.ID] = []
-    package var deletedZones: [RecordZone.ID] = []
-    package var token: ServerChangeToken
-    package var moreComing: Bool
-
-    package init(changedZones: [RecordZone.ID] = [], token: ServerChangeToken, moreComing: Bool) {
-        self.changedZones = changedZones
-        self.token = token
-        self.moreComing = moreComing
-    }
-}
-
 /// Change tokens on the change log the store writes in every transaction.
 package protocol ChangeLogStore: Sendable {
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
@@ -128,36 +114,20 @@ extension SQLiteStore: ChangeLogStore {
                 return DatabaseChangesPage(changedZones: zones, token: ServerChangeToken(epoch: meta.epoch, sequence: try Self.lastSequence(db)),
                                            moreComing: false)
             }
-            var order: [String] = []
-            var consumed = token.sequence
-            var moreComing = false
+            var collector = DatabaseChangesPage.Collector(limit: limit, after: token.sequence)
             let statement = try db.cachedStatement(sql: """
                 SELECT seq, zone FROM change_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT 500
                 """)
             scan: while true {
-                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, consumed])
+                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, collector.consumed])
                 for row in rows {
+                    let sequence: Int64 = row[0]
                     let zone: String = row[1]
-                    if !order.contains(zone) {
-                        guard order.count < limit else {
-                            moreComing = true
-                            break scan
-                        }
-                        order.append(zone)
-                    }
-                    consumed = row[0]
+                    guard collector.add(sequence: sequence, zone: zone) else { break scan }
                 }
                 if rows.count < 500 { break }
             }
-            var page = DatabaseChangesPage(token: ServerChangeToken(epoch: meta.epoch, sequence: consumed), moreComing: moreComing)
-            for zone in order {
-                if existing.contains(zone) {
-                    page.changedZones.append(RecordZone.ID(zoneName: zone))
-                } else {
-                    page.deletedZones.append(RecordZone.ID(zoneName: zone))
-                }
-            }
-            return page
+            return collector.page(epoch: meta.epoch, existing: existing)
         }
     }
 

@@ -211,14 +211,9 @@ extension SQLiteStore {
         try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
                       kind: isNew ? "created" : "updated", at: now, db: db)
 
-        var state = Record.State()
-        state.fields = fields
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: now)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
-        state.recordChangeTag = changeTag
-        return Record(recordType: record.recordType, recordID: Record.ID(recordName: id.recordName, zoneID: id.zoneID), state: state)
+        return Record.stored(type: record.recordType, id: Record.ID(recordName: id.recordName, zoneID: id.zoneID), fields: fields,
+                             createdAt: createdAt, modifiedAt: now, createdBy: createdBy, modifiedBy: context.userRecordName,
+                             changeTag: changeTag)
     }
 
     /// Inserts a new row; `nil` when a record with that name already exists.

@@ -102,36 +102,19 @@ extension PostgresStore {
                     return DatabaseChangesPage(changedZones: existing.sorted().map { RecordZone.ID(zoneName: $0) },
                                                token: ServerChangeToken(epoch: epoch, sequence: position.last), moreComing: false)
                 }
-                var order: [String] = []
-                var consumed = token.sequence
-                var moreComing = false
+                var collector = DatabaseChangesPage.Collector(limit: limit, after: token.sequence)
                 scan: while true {
                     var changes = PostgresStatement("SELECT seq, zone FROM \(self.schema).change_log WHERE ")
                     changes.sql += "scope = \(changes.bind(context.scope.rawValue)) AND owner = \(changes.bind(context.owner))"
-                    changes.sql += " AND seq > \(changes.bind(consumed)) ORDER BY seq LIMIT 500"
+                    changes.sql += " AND seq > \(changes.bind(collector.consumed)) ORDER BY seq LIMIT 500"
                     let rows = try await connection.rows(changes, logger: logger)
                     for row in rows {
                         let (seq, zone) = try row.decode((Int64, String).self)
-                        if !order.contains(zone) {
-                            guard order.count < limit else {
-                                moreComing = true
-                                break scan
-                            }
-                            order.append(zone)
-                        }
-                        consumed = seq
+                        guard collector.add(sequence: seq, zone: zone) else { break scan }
                     }
                     if rows.count < 500 { break }
                 }
-                var page = DatabaseChangesPage(token: ServerChangeToken(epoch: epoch, sequence: consumed), moreComing: moreComing)
-                for zone in order {
-                    if existing.contains(zone) {
-                        page.changedZones.append(RecordZone.ID(zoneName: zone))
-                    } else {
-                        page.deletedZones.append(RecordZone.ID(zoneName: zone))
-                    }
-                }
-                return page
+                return collector.page(epoch: epoch, existing: existing)
             }
         }
     }

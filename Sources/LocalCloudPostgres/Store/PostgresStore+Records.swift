@@ -71,15 +71,9 @@ extension PostgresStore {
         let modifiedBy = try next(String.self)
         let changeTag = try next(String.self)
         let fields = try next(String.self)
-        let cache = assetCache
-        var state = Record.State()
-        state.fields = Self.decodeFields(fields, keys: keys, cache: cache)
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy)
-        state.recordChangeTag = changeTag
-        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)), state: state)
+        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)),
+                             fields: Self.decodeFields(fields, keys: keys, cache: assetCache), createdAt: createdAt, modifiedAt: modifiedAt,
+                             createdBy: createdBy, modifiedBy: modifiedBy, changeTag: changeTag)
     }
 
     /// Stored fields (``FieldsJSON``), only `keys` when given, with assets in the local cache.
@@ -300,14 +294,8 @@ extension PostgresStore {
         try await writeSideTables(rowID: rowID, fields: fields, context: context, connection: connection, logger: logger)
         log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: isNew ? "created" : "updated", at: now)
 
-        var state = Record.State()
-        state.fields = fields
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: now)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
-        state.recordChangeTag = changeTag
-        return Record(recordType: record.recordType, recordID: id, state: state)
+        return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: createdAt, modifiedAt: now,
+                             createdBy: createdBy, modifiedBy: context.userRecordName, changeTag: changeTag)
     }
 
     /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.
