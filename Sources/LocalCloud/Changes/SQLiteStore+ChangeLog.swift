@@ -23,14 +23,7 @@ extension SQLiteStore: ChangeLogStore {
 
         /// - Throws: `changeTokenExpired` for a token from another file or older than a compaction.
         func check(_ token: ServerChangeToken?) throws {
-            guard let token else { return }
-            guard token.epoch == epoch else {
-                throw CloudError(.changeTokenExpired, "The change token is from another database; fetch again without a token")
-            }
-            guard token.sequence >= floor else {
-                throw CloudError(.changeTokenExpired,
-                                 "The change log was compacted past this token (\(token.sequence) < \(floor)); fetch again without a token")
-            }
+            try token?.check(epoch: epoch, floor: floor)
         }
     }
 

@@ -5,14 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     /// - Throws: `changeTokenExpired` for a token from another database or older than a compaction.
     private func check(_ token: ServerChangeToken?, floor: Int64) throws {
-        guard let token else { return }
-        guard token.epoch == epoch else {
-            throw CloudError(.changeTokenExpired, "The change token is from another database; fetch again without a token")
-        }
-        guard token.sequence >= floor else {
-            throw CloudError(.changeTokenExpired,
-                             "The change log was compacted past this token (\(token.sequence) < \(floor)); fetch again without a token")
-        }
+        try token?.check(epoch: epoch, floor: floor)
     }
 
     /// The compaction floor and the last sequence ever written (kept across compactions by the floor).
