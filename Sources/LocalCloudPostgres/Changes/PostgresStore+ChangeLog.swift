@@ -20,10 +20,13 @@ extension PostgresStore {
     }
 
     package func currentChangeToken() throws -> ServerChangeToken {
-        let last = try call { pool in
-            try await pool.withConnection { try await self.logPosition($0, logger: pool.logger).last }
-        }
-        return ServerChangeToken(epoch: epoch, sequence: last)
+        ServerChangeToken(epoch: epoch, sequence: try call { _ in try await self.changeLogEnd() })
+    }
+
+    /// The last sequence ever written, for async callers (change readers): suspends, never blocks.
+    func changeLogEnd() async throws -> Int64 {
+        let logger = pool.logger
+        return try await pool.withConnection { try await self.logPosition($0, logger: logger).last }
     }
 
     package func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
