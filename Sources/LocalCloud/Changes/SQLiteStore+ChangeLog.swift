@@ -1,33 +1,6 @@
 import Foundation
 import GRDB
 
-/// One page of a zone's changes: records changed or deleted since a token, collapsed per record.
-package struct ZoneChangesPage: Sendable {
-    package var modified: [(Record.ID, Result<Record, CloudError>)] = []
-    package var deleted: [(Record.ID, String)] = []
-    package var token: ServerChangeToken
-    package var moreComing: Bool
-
-    package init(token: ServerChangeToken, moreComing: Bool) {
-        self.token = token
-        self.moreComing = moreComing
-    }
-}
-
-/// One page of a database's changes: the zones that changed or went away.
-package struct DatabaseChangesPage: Sendable {
-    package var changedZones: [RecordZone.ID] = []
-    package var deletedZones: [RecordZone.ID] = []
-    package var token: ServerChangeToken
-    package var moreComing: Bool
-
-    package init(changedZones: [RecordZone.ID] = [], token: ServerChangeToken, moreComing: Bool) {
-        self.changedZones = changedZones
-        self.token = token
-        self.moreComing = moreComing
-    }
-}
-
 /// Change tokens on the change log the store writes in every transaction.
 package protocol ChangeLogStore: Sendable {
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
@@ -50,14 +23,7 @@ extension SQLiteStore: ChangeLogStore {
 
         /// - Throws: `changeTokenExpired` for a token from another file or older than a compaction.
         func check(_ token: ServerChangeToken?) throws {
-            guard let token else { return }
-            guard token.epoch == epoch else {
-                throw CloudError(.changeTokenExpired, "The change token is from another database; fetch again without a token")
-            }
-            guard token.sequence >= floor else {
-                throw CloudError(.changeTokenExpired,
-                                 "The change log was compacted past this token (\(token.sequence) < \(floor)); fetch again without a token")
-            }
+            try token?.check(epoch: epoch, floor: floor)
         }
     }
 
@@ -88,9 +54,7 @@ extension SQLiteStore: ChangeLogStore {
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
                            limit: Int, context: StoreContext) throws -> ZoneChangesPage {
         let limit = max(1, limit)
-        // Names of changed records with their last change kind, in first-seen order.
-        struct Pending { var name: String; var type: String; var deleted: Bool }
-        let (pending, nextToken, moreComing): ([Pending], ServerChangeToken, Bool) = try read { db in
+        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try read { db in
             let meta = try ChangeLogMeta.read(db)
             try meta.check(token)
             try requireZone(zoneID, context: context, db: db)
@@ -101,7 +65,11 @@ extension SQLiteStore: ChangeLogStore {
                 let base = try token.map(\.sequence) ?? Self.lastSequence(db)
                 let rows = try Row.fetchAll(db, sql: Self.zoneSnapshotSQL, arguments: [context.scope.rawValue, context.owner, zone, token?.snapshotAfterRowID ?? 0, limit + 1])
                 let page = rows.prefix(limit)
-                let items = page.map { Pending(name: $0[1], type: $0[2], deleted: false) }
+                let items = page.map { row -> ZoneChangeCollector.Change in
+                    let name: String = row[1]
+                    let type: String = row[2]
+                    return ZoneChangeCollector.Change(name: name, type: type, deleted: false)
+                }
                 if rows.count > limit, let last = page.last {
                     return (items, ServerChangeToken(epoch: meta.epoch, sequence: base, snapshotAfterRowID: last[0]), true)
                 }
@@ -109,50 +77,22 @@ extension SQLiteStore: ChangeLogStore {
                                              arguments: [context.scope.rawValue, context.owner, zone, base]) ?? false
                 return (items, ServerChangeToken(epoch: meta.epoch, sequence: base), more)
             }
-            let since = token?.sequence ?? 0
-            var order: [String] = []
-            var byName: [String: Pending] = [:]
-            var consumed = since
-            var moreComing = false
+            var collector = ZoneChangeCollector(limit: limit, after: token?.sequence ?? 0)
             let statement = try db.cachedStatement(sql: Self.zoneChangesSQL)
             scan: while true {
-                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, zone, consumed])
+                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, zone, collector.consumed])
                 for row in rows {
+                    let sequence: Int64 = row[0]
                     let name: String = row[1]
+                    let type: String = row[2]
                     let kind: String = row[3]
-                    if kind == "zoneDeleted" || name.isEmpty {
-                        consumed = row[0]
-                        continue
-                    }
-                    if byName[name] == nil {
-                        guard order.count < limit else {
-                            moreComing = true
-                            break scan
-                        }
-                        order.append(name)
-                    }
-                    byName[name] = Pending(name: name, type: row[2], deleted: kind == "deleted")
-                    consumed = row[0]
+                    guard collector.add(sequence: sequence, name: name, type: type, kind: kind) else { break scan }
                 }
                 if rows.count < 500 { break }
             }
-            return (order.compactMap { byName[$0] }, ServerChangeToken(epoch: meta.epoch, sequence: consumed), moreComing)
+            return (collector.changes, ServerChangeToken(epoch: meta.epoch, sequence: collector.consumed), collector.moreComing)
         }
-
-        var page = ZoneChangesPage(token: nextToken, moreComing: moreComing)
-        let changedIDs = pending.filter { !$0.deleted }.map { Record.ID(recordName: $0.name, zoneID: zoneID) }
-        let fetched = changedIDs.isEmpty ? [:] : try fetchRecords(changedIDs, desiredKeys: desiredKeys, context: context)
-        for item in pending {
-            let id = Record.ID(recordName: item.name, zoneID: zoneID)
-            if item.deleted {
-                page.deleted.append((id, item.type))
-            } else if let result = fetched[id] {
-                // Deleted after this page's log position: a later page reports the deletion.
-                if case .failure(let error) = result, error.code == .unknownItem { continue }
-                page.modified.append((id, result))
-            }
-        }
-        return page
+        return try zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
     }
 
     func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
@@ -167,36 +107,20 @@ extension SQLiteStore: ChangeLogStore {
                 return DatabaseChangesPage(changedZones: zones, token: ServerChangeToken(epoch: meta.epoch, sequence: try Self.lastSequence(db)),
                                            moreComing: false)
             }
-            var order: [String] = []
-            var consumed = token.sequence
-            var moreComing = false
+            var collector = DatabaseChangesPage.Collector(limit: limit, after: token.sequence)
             let statement = try db.cachedStatement(sql: """
                 SELECT seq, zone FROM change_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT 500
                 """)
             scan: while true {
-                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, consumed])
+                let rows = try Row.fetchAll(statement, arguments: [context.scope.rawValue, context.owner, collector.consumed])
                 for row in rows {
+                    let sequence: Int64 = row[0]
                     let zone: String = row[1]
-                    if !order.contains(zone) {
-                        guard order.count < limit else {
-                            moreComing = true
-                            break scan
-                        }
-                        order.append(zone)
-                    }
-                    consumed = row[0]
+                    guard collector.add(sequence: sequence, zone: zone) else { break scan }
                 }
                 if rows.count < 500 { break }
             }
-            var page = DatabaseChangesPage(token: ServerChangeToken(epoch: meta.epoch, sequence: consumed), moreComing: moreComing)
-            for zone in order {
-                if existing.contains(zone) {
-                    page.changedZones.append(RecordZone.ID(zoneName: zone))
-                } else {
-                    page.deletedZones.append(RecordZone.ID(zoneName: zone))
-                }
-            }
-            return page
+            return collector.page(epoch: meta.epoch, existing: existing)
         }
     }
 

@@ -5,7 +5,9 @@ import Glibc
 
 /// A value that changes whenever the container's data may have changed: for the embedded store,
 /// commits through this process and the database files' sizes and modification times for commits
-/// from other processes; for a database server, its change-log position.
+/// from other processes; for PostgreSQL, this node's commits and the NOTIFYs of every node's
+/// commits, kept in memory (a commit through another node moves it when its NOTIFY arrives,
+/// milliseconds later; while the node cannot hear NOTIFYs it differs on every read).
 ///
 /// Read it *before* computing something from the data; a result kept with that stamp is still
 /// current while the stamp is equal (a commit landing mid-computation makes it differ).

@@ -19,6 +19,26 @@ package enum PredicateRules {
         CloudError(.invalidArguments, message)
     }
 
+    /// The distance predicate's field and SQL comparison, as every SQL store compiles it.
+    ///
+    /// - Throws: `invalidArguments` for a key that is not a field, or `==`/`!=` (a distance is
+    ///   compared with <, <=, > or >=).
+    package static func distanceComparison(_ key: PredicateKey, _ op: ComparisonOperator) throws -> (field: String, sqlOperator: String) {
+        guard case .field(let name) = key else {
+            throw error("distanceToLocation needs a location field")
+        }
+        try FieldName.validate(name)
+        let sqlOperator = switch op {
+        case .less: "<"
+        case .lessOrEqual: "<="
+        case .greater: ">"
+        case .greaterOrEqual: ">="
+        case .equal, .notEqual:
+            throw error("distanceToLocation compares with <, <=, > or >=")
+        }
+        return (name, sqlOperator)
+    }
+
     // MARK: Keys
 
     /// Maps a key name to a ``PredicateKey``, recognising CloudKit's system keys.

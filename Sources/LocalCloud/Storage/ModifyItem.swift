@@ -44,4 +44,14 @@ package struct ModifyItemResult: Sendable {
         self.recordID = recordID
         self.outcome = outcome
     }
+
+    /// An atomic batch with a failure: the failures as they are, every other item (done, or not
+    /// reached because the store stopped at the first failure) `batchRequestFailed`.
+    package static func failingAtomicBatch(_ results: [ModifyItemResult], items: [ModifyItem]) -> [ModifyItemResult] {
+        items.enumerated().map { index, item in
+            if index < results.count, case .failed = results[index].outcome { return results[index] }
+            let error = CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: item.recordID)
+            return ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete))
+        }
+    }
 }

@@ -25,18 +25,14 @@ struct RecordRowReader {
     mutating func record(at statement: Statement) -> Record {
         let row = StatementColumns(statement)
         let assets = assetsDirectory
-        var state = Record.State()
-        state.fields = row.withText(9) { text in
+        let fields = row.withText(9) { text in
             FieldsJSON.decode(text, keys: keys) { SQLiteStore.assetURL(forDigest: $0, in: assets) }
         } ?? [:]
-        state.creationDate = Date(timeIntervalSince1970: row.double(4))
-        state.modificationDate = Date(timeIntervalSince1970: row.double(5))
-        state.creatorUserRecordID = Record.ID(recordName: createdBy.read(row, column: 6))
-        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy.read(row, column: 7))
-        state.recordChangeTag = row.string(8)
         let zoneID = RecordZone.ID(zoneName: zone.read(row, column: 3))
-        return Record(recordType: recordType.read(row, column: 2),
-                      recordID: Record.ID(recordName: row.string(1) ?? "", zoneID: zoneID), state: state)
+        return Record.stored(type: recordType.read(row, column: 2), id: Record.ID(recordName: row.string(1) ?? "", zoneID: zoneID),
+                             fields: fields, createdAt: row.double(4), modifiedAt: row.double(5),
+                             createdBy: createdBy.read(row, column: 6), modifiedBy: modifiedBy.read(row, column: 7),
+                             changeTag: row.string(8))
     }
 }
 

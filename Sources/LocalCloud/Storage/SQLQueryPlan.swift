@@ -256,18 +256,7 @@ package struct SQLQueryPlan {
             guard let match = ftsQuery(texts.flatMap(PredicateRules.words(in:)), separator: " OR ") else { return SQLFragment("0") }
             return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
         case let .distance(key, location, op, kilometres):
-            guard case .field(let name) = key else {
-                throw CloudError(.invalidArguments, "distanceToLocation needs a location field")
-            }
-            try FieldName.validate(name)
-            let sqlOperator = switch op {
-            case .less: "<"
-            case .lessOrEqual: "<="
-            case .greater: ">"
-            case .greaterOrEqual: ">="
-            case .equal, .notEqual:
-                throw CloudError(.invalidArguments, "distanceToLocation supports only <, <=, > and >=")
-            }
+            let (name, sqlOperator) = try PredicateRules.distanceComparison(key, op)
             let exact = distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
             if locationIndexes.contains(name), op == .less || op == .lessOrEqual {
                 return SchemaIndexes.boundingBox(field: name, around: location, kilometres: kilometres) + SQLFragment(" AND ") + exact

@@ -2,9 +2,6 @@ import Foundation
 import GRDB
 
 extension SQLiteStore {
-    /// A record's fields may hold at most this many bytes, not counting asset files.
-    static let maximumRecordSize = 1_000_000
-
     // MARK: Fetch
 
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
@@ -89,43 +86,21 @@ extension SQLiteStore {
                 }
             }
             if atomically && failed {
-                return (Self.failBatch(results), commit: false)
+                return (ModifyItemResult.failingAtomicBatch(results, items: items), commit: false)
             }
             return (results, commit: true)
         }
     }
 
-    /// In an atomic batch that failed, the items that would have succeeded fail with `batchRequestFailed`.
-    private static func failBatch(_ results: [ModifyItemResult]) -> [ModifyItemResult] {
-        results.map { result in
-            switch result.outcome {
-            case .failed: return result
-            case .saved, .deleted:
-                let isDelete = if case .deleted = result.outcome { true } else { false }
-                let error = CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: result.recordID)
-                return ModifyItemResult(recordID: result.recordID, outcome: .failed(error, isDelete: isDelete))
-            }
-        }
-    }
-
     private func prepare(_ record: Record, rule: SaveRule, assets: AssetStore) throws -> PendingSave {
-        try FieldName.validate(record.recordType, what: "Record type")
-        guard !record.recordID.recordName.isEmpty, record.recordID.recordName.utf8.count <= 255 else {
-            throw CloudError(.invalidArguments, "Record name must be 1 to 255 bytes")
-        }
-        let state = record.snapshot
-        if let bad = state.invalidKeys.first {
-            throw CloudError(.invalidArguments, "Field '\(bad)' holds a value LocalCloud cannot store")
-        }
-        let sentKeys = rule.writesAllFields || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
+        let (state, sentKeys) = try SaveCheck.validate(record, rule: rule)
         var fields = state.fields
-        for key in Set(sentKeys) {
-            try FieldName.validate(key)
+        for key in sentKeys {
             guard let value = fields[key] else { continue }
             fields[key] = try importAssets(in: value, assets: assets)
         }
-        try checkSize(fields)
-        return PendingSave(record: record, state: state, sentKeys: Array(Set(sentKeys)), fields: fields)
+        try SaveCheck.checkSize(fields)
+        return PendingSave(record: record, state: state, sentKeys: sentKeys, fields: fields)
     }
 
     private func importAssets(in value: FieldValue, assets: AssetStore) throws -> FieldValue {
@@ -140,13 +115,6 @@ extension SQLiteStore {
             return .list(try items.map { try importAssets(in: $0, assets: assets) })
         default:
             return value
-        }
-    }
-
-    private func checkSize(_ fields: [String: FieldValue]) throws {
-        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
-        if size > Self.maximumRecordSize {
-            throw CloudError(.limitExceeded, "Record is \(size) bytes; a record's fields are limited to 1 MB (assets excluded)")
         }
     }
 
@@ -214,7 +182,7 @@ extension SQLiteStore {
                 fields = serverFields
                 for key in pending.sentKeys { fields[key] = pending.fields[key] }
             }
-            try checkSize(fields)
+            try SaveCheck.checkSize(fields)
             try accessPolicy.check(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields), context: context, db: db)
             try db.cachedStatement(sql: "UPDATE records SET modified_at = ?, modified_by = ?, change_tag = ?, fields = ? WHERE id = ?")
                 .execute(arguments: [now, context.userRecordName, changeTag, FieldsJSON.encode(fields), existing.id])
@@ -243,14 +211,9 @@ extension SQLiteStore {
         try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
                       kind: isNew ? "created" : "updated", at: now, db: db)
 
-        var state = Record.State()
-        state.fields = fields
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: now)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
-        state.recordChangeTag = changeTag
-        return Record(recordType: record.recordType, recordID: Record.ID(recordName: id.recordName, zoneID: id.zoneID), state: state)
+        return Record.stored(type: record.recordType, id: Record.ID(recordName: id.recordName, zoneID: id.zoneID), fields: fields,
+                             createdAt: createdAt, modifiedAt: now, createdBy: createdBy, modifiedBy: context.userRecordName,
+                             changeTag: changeTag)
     }
 
     /// Inserts a new row; `nil` when a record with that name already exists.

@@ -38,18 +38,7 @@ extension SQLiteStore {
         try read { db in
             let names = try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ? ORDER BY zone_name",
                                             arguments: [context.scope.rawValue, context.owner])
-            let existing = Set(names + [RecordZone.ID.defaultZoneName])
-            var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
-            if let ids {
-                for id in ids {
-                    results[id] = existing.contains(id.zoneName)
-                        ? .success(RecordZone(zoneID: id))
-                        : .failure(CloudError(.zoneNotFound, "Zone '\(id.zoneName)' does not exist in the \(context.scope) database"))
-                }
-            } else {
-                for name in existing { results[RecordZone.ID(zoneName: name)] = .success(RecordZone(zoneName: name)) }
-            }
-            return results
+            return RecordZone.lookup(ids, existing: Set(names + [RecordZone.ID.defaultZoneName]), scope: context.scope)
         }
     }
 

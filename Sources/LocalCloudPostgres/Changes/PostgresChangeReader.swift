@@ -33,6 +33,9 @@ extension PostgresStore: ChangeFeed {
 /// ``Wakeup`` for every commit by any node, and once after every (re)connection. NOTIFY only
 /// wakes: the rows come from `change_log WHERE seq > lastSeen`, so a NOTIFY lost while the
 /// connection was down loses nothing.
+///
+/// Its reads suspend rather than block: one commit wakes every reader of the node at once, and
+/// blocked watchers would hold the cooperative pool's few threads that the server needs.
 final class PostgresChangeReader: ChangeReader {
     private let store: PostgresStore
     private let registration: (id: Int, wakeup: Wakeup)
@@ -55,41 +58,51 @@ final class PostgresChangeReader: ChangeReader {
         await registration.wakeup.wait(upTo: timeout)
     }
 
-    func lastSequence() throws -> Int64 {
-        try store.currentChangeToken().sequence
+    func lastSequence() async throws -> Int64 {
+        do {
+            return try await store.changeLogEnd()
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
     }
 
-    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
-        let store = store
+    func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
+        do {
+            return try await read(for: user, containerIdentifier: containerIdentifier, after: sequence)
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
+    }
+
+    private func read(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
+        let pool = store.pool
         let schema = store.schema
-        let changes: [LoggedChange] = try store.call { pool in
-            var changes: [LoggedChange] = []
-            var cursor = sequence
-            while true {
-                var statement = PostgresStatement("""
-                    SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at FROM \(schema).change_log WHERE seq >
-                    """)
-                statement.sql += " \(statement.bind(cursor)) ORDER BY seq LIMIT 1000"
-                let rows = try await pool.rows(statement.sql, statement.binds)
-                for row in rows {
-                    let (seq, scope, owner, zone, name, type, kind, modifiedBy, at) =
-                        try row.decode((Int64, Int, String, String, String, String, String, String, Double).self)
-                    changes.append(LoggedChange(seq: seq, scope: Database.Scope(rawValue: scope) ?? .public, owner: owner, zone: zone,
-                                                recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at))
-                    cursor = seq
-                }
-                if rows.count < 1000 { return changes }
+        var changes: [LoggedChange] = []
+        var cursor = sequence
+        while true {
+            var statement = PostgresStatement("""
+                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at FROM \(schema).change_log WHERE seq >
+                """)
+            statement.sql += " \(statement.bind(cursor)) ORDER BY seq LIMIT 1000"
+            let rows = try await pool.rows(statement.sql, statement.binds)
+            for row in rows {
+                let (seq, scope, owner, zone, name, type, kind, modifiedBy, at) =
+                    try row.decode((Int64, Int, String, String, String, String, String, String, Double).self)
+                changes.append(LoggedChange(seq: seq, scope: Database.Scope(rawValue: scope) ?? .public, owner: owner, zone: zone,
+                                            recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at))
+                cursor = seq
             }
+            if rows.count < 1000 { break }
         }
         var batch = ChangeBatch(through: changes.last?.seq ?? sequence)
         guard !changes.isEmpty else { return batch }
-        let subscriptions = try store.subscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
+        let subscriptions = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
         guard !subscriptions.isEmpty else { return batch }
         var spent: Set<String> = []
         for change in changes {
             guard let reason = change.reason else { continue }
             for watched in subscriptions where !spent.contains(watched.key) {
-                guard try matches(change, reason: reason, watched, user: user) else { continue }
+                guard try await matches(change, reason: reason, watched, user: user) else { continue }
                 if watched.firesOnce {
                     spent.insert(watched.key)
                     batch.spentSubscriptions.append((watched.row.scope, watched.row.subscriptionID))
@@ -100,7 +113,8 @@ final class PostgresChangeReader: ChangeReader {
         return batch
     }
 
-    private func matches(_ change: LoggedChange, reason: LocalCloud.Notification.Reason, _ watched: WatchedSubscription, user: String) throws -> Bool {
+    private func matches(_ change: LoggedChange, reason: LocalCloud.Notification.Reason, _ watched: WatchedSubscription,
+                         user: String) async throws -> Bool {
         guard watched.matchesWithoutPredicate(change, reason: reason, user: user) else { return false }
         guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
               watched.predicate != .truePredicate else { return true }
@@ -110,7 +124,6 @@ final class PostgresChangeReader: ChangeReader {
         statement.sql += " AND r.zone = \(statement.bind(change.zone)) AND r.record_name = \(statement.bind(change.recordName))"
         var compiler = PredicateCompiler(schema: store.schema, collationIsC: store.collationIsC)
         statement.sql += " AND (\(try compiler.compile(watched.predicate, &statement)))"
-        let query = statement
-        return try store.call { pool in try await !pool.rows(query.sql, query.binds).isEmpty }
+        return try await !store.pool.rows(statement.sql, statement.binds).isEmpty
     }
 }

@@ -5,14 +5,7 @@ import PostgresNIO
 extension PostgresStore {
     /// - Throws: `changeTokenExpired` for a token from another database or older than a compaction.
     private func check(_ token: ServerChangeToken?, floor: Int64) throws {
-        guard let token else { return }
-        guard token.epoch == epoch else {
-            throw CloudError(.changeTokenExpired, "The change token is from another database; fetch again without a token")
-        }
-        guard token.sequence >= floor else {
-            throw CloudError(.changeTokenExpired,
-                             "The change log was compacted past this token (\(token.sequence) < \(floor)); fetch again without a token")
-        }
+        try token?.check(epoch: epoch, floor: floor)
     }
 
     /// The compaction floor and the last sequence ever written (kept across compactions by the floor).
@@ -27,18 +20,20 @@ extension PostgresStore {
     }
 
     package func currentChangeToken() throws -> ServerChangeToken {
-        let last = try call { pool in
-            try await pool.withConnection { try await self.logPosition($0, logger: pool.logger).last }
-        }
-        return ServerChangeToken(epoch: epoch, sequence: last)
+        ServerChangeToken(epoch: epoch, sequence: try call { _ in try await self.changeLogEnd() })
+    }
+
+    /// The last sequence ever written, for async callers (change readers): suspends, never blocks.
+    func changeLogEnd() async throws -> Int64 {
+        let logger = pool.logger
+        return try await pool.withConnection { try await self.logPosition($0, logger: logger).last }
     }
 
     package func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
                                    limit: Int, context: StoreContext) throws -> ZoneChangesPage {
         let limit = max(1, limit)
-        struct Pending: Sendable { var name: String; var type: String; var deleted: Bool }
         let epoch = epoch
-        let (pending, nextToken, moreComing): ([Pending], ServerChangeToken, Bool) = try call { pool in
+        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try call { pool in
             // One snapshot for the position and the rows read after it.
             try await pool.transaction(isolation: "REPEATABLE READ READ ONLY") { connection in
                 let logger = pool.logger
@@ -54,11 +49,11 @@ extension PostgresStore {
                     snapshot.sql += " AND zone = \(snapshot.bind(zone)) AND id > \(snapshot.bind(token?.snapshotAfterRowID ?? 0))"
                     snapshot.sql += " ORDER BY id LIMIT \(snapshot.bind(limit + 1))"
                     let rows = try await connection.rows(snapshot, logger: logger)
-                    var items: [Pending] = []
+                    var items: [ZoneChangeCollector.Change] = []
                     var lastID: Int64 = 0
                     for row in rows.prefix(limit) {
                         let (id, name, type) = try row.decode((Int64, String, String).self)
-                        items.append(Pending(name: name, type: type, deleted: false))
+                        items.append(ZoneChangeCollector.Change(name: name, type: type, deleted: false))
                         lastID = id
                     }
                     if rows.count > limit {
@@ -70,50 +65,22 @@ extension PostgresStore {
                     let hasMore = try await !connection.rows(more, logger: logger).isEmpty
                     return (items, ServerChangeToken(epoch: epoch, sequence: base), hasMore)
                 }
-                var consumed = token?.sequence ?? 0
-                var order: [String] = []
-                var byName: [String: Pending] = [:]
-                var moreComing = false
+                var collector = ZoneChangeCollector(limit: limit, after: token?.sequence ?? 0)
                 scan: while true {
                     var changes = PostgresStatement("SELECT seq, record_name, record_type, kind FROM \(self.schema).change_log WHERE ")
                     changes.sql += "scope = \(changes.bind(context.scope.rawValue)) AND owner = \(changes.bind(context.owner))"
-                    changes.sql += " AND zone = \(changes.bind(zone)) AND seq > \(changes.bind(consumed)) ORDER BY seq LIMIT 500"
+                    changes.sql += " AND zone = \(changes.bind(zone)) AND seq > \(changes.bind(collector.consumed)) ORDER BY seq LIMIT 500"
                     let rows = try await connection.rows(changes, logger: logger)
                     for row in rows {
                         let (seq, name, type, kind) = try row.decode((Int64, String, String, String).self)
-                        if kind == "zoneDeleted" || name.isEmpty {
-                            consumed = seq
-                            continue
-                        }
-                        if byName[name] == nil {
-                            guard order.count < limit else {
-                                moreComing = true
-                                break scan
-                            }
-                            order.append(name)
-                        }
-                        byName[name] = Pending(name: name, type: type, deleted: kind == "deleted")
-                        consumed = seq
+                        guard collector.add(sequence: seq, name: name, type: type, kind: kind) else { break scan }
                     }
                     if rows.count < 500 { break }
                 }
-                return (order.compactMap { byName[$0] }, ServerChangeToken(epoch: epoch, sequence: consumed), moreComing)
+                return (collector.changes, ServerChangeToken(epoch: epoch, sequence: collector.consumed), collector.moreComing)
             }
         }
-        var page = ZoneChangesPage(token: nextToken, moreComing: moreComing)
-        let changedIDs = pending.filter { !$0.deleted }.map { Record.ID(recordName: $0.name, zoneID: zoneID) }
-        let fetched = changedIDs.isEmpty ? [:] : try fetchRecords(changedIDs, desiredKeys: desiredKeys, context: context)
-        for item in pending {
-            let id = Record.ID(recordName: item.name, zoneID: zoneID)
-            if item.deleted {
-                page.deleted.append((id, item.type))
-            } else if let result = fetched[id] {
-                // Deleted after this page's log position: a later page reports the deletion.
-                if case .failure(let error) = result, error.code == .unknownItem { continue }
-                page.modified.append((id, result))
-            }
-        }
-        return page
+        return try zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
     }
 
     package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
@@ -131,36 +98,19 @@ extension PostgresStore {
                     return DatabaseChangesPage(changedZones: existing.sorted().map { RecordZone.ID(zoneName: $0) },
                                                token: ServerChangeToken(epoch: epoch, sequence: position.last), moreComing: false)
                 }
-                var order: [String] = []
-                var consumed = token.sequence
-                var moreComing = false
+                var collector = DatabaseChangesPage.Collector(limit: limit, after: token.sequence)
                 scan: while true {
                     var changes = PostgresStatement("SELECT seq, zone FROM \(self.schema).change_log WHERE ")
                     changes.sql += "scope = \(changes.bind(context.scope.rawValue)) AND owner = \(changes.bind(context.owner))"
-                    changes.sql += " AND seq > \(changes.bind(consumed)) ORDER BY seq LIMIT 500"
+                    changes.sql += " AND seq > \(changes.bind(collector.consumed)) ORDER BY seq LIMIT 500"
                     let rows = try await connection.rows(changes, logger: logger)
                     for row in rows {
                         let (seq, zone) = try row.decode((Int64, String).self)
-                        if !order.contains(zone) {
-                            guard order.count < limit else {
-                                moreComing = true
-                                break scan
-                            }
-                            order.append(zone)
-                        }
-                        consumed = seq
+                        guard collector.add(sequence: seq, zone: zone) else { break scan }
                     }
                     if rows.count < 500 { break }
                 }
-                var page = DatabaseChangesPage(token: ServerChangeToken(epoch: epoch, sequence: consumed), moreComing: moreComing)
-                for zone in order {
-                    if existing.contains(zone) {
-                        page.changedZones.append(RecordZone.ID(zoneName: zone))
-                    } else {
-                        page.deletedZones.append(RecordZone.ID(zoneName: zone))
-                    }
-                }
-                return page
+                return collector.page(epoch: epoch, existing: existing)
             }
         }
     }

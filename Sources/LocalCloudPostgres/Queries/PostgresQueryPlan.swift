@@ -193,18 +193,7 @@ struct PredicateCompiler {
             guard let query = Self.tsquery(texts.flatMap(PredicateRules.words(in:)), separator: " | ") else { return "FALSE" }
             return "r.search @@ to_tsquery('\(schema).localcloud_search', \(statement.bind(query)))"
         case let .distance(key, location, op, kilometres):
-            guard case .field(let name) = key else {
-                throw CloudError(.invalidArguments, "distanceToLocation needs a location field")
-            }
-            try FieldName.validate(name)
-            let sqlOperator = switch op {
-            case .less: "<"
-            case .lessOrEqual: "<="
-            case .greater: ">"
-            case .greaterOrEqual: ">="
-            case .equal, .notEqual:
-                throw CloudError(.invalidArguments, "distanceToLocation compares with <, <=, > or >=")
-            }
+            let (name, sqlOperator) = try PredicateRules.distanceComparison(key, op)
             let exact = "\(distance(name, from: location, &statement)) \(sqlOperator) \(statement.bind(kilometres))::float8"
             guard op == .less || op == .lessOrEqual else { return exact }
             // Within a radius: a latitude band first (a B-tree range on the location's expression

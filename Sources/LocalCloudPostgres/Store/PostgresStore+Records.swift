@@ -4,9 +4,6 @@ import LocalCloud
 import PostgresNIO
 
 extension PostgresStore {
-    /// A record's fields may hold at most this many bytes, not counting asset files (as in SQLite).
-    static let maximumRecordSize = 1_000_000
-
     /// The columns every record is read from, in ``record(_:keys:)``'s order.
     static let recordColumns =
         "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag, r.fields::text"
@@ -74,15 +71,9 @@ extension PostgresStore {
         let modifiedBy = try next(String.self)
         let changeTag = try next(String.self)
         let fields = try next(String.self)
-        let cache = assetCache
-        var state = Record.State()
-        state.fields = Self.decodeFields(fields, keys: keys, cache: cache)
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: modifiedAt)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: modifiedBy)
-        state.recordChangeTag = changeTag
-        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)), state: state)
+        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)),
+                             fields: Self.decodeFields(fields, keys: keys, cache: assetCache), createdAt: createdAt, modifiedAt: modifiedAt,
+                             createdBy: createdBy, modifiedBy: modifiedBy, changeTag: changeTag)
     }
 
     /// Stored fields (``FieldsJSON``), only `keys` when given, with assets in the local cache.
@@ -166,8 +157,7 @@ extension PostgresStore {
             }
             if atomically && failed {
                 try await connection.query("ROLLBACK", logger: logger)
-                let recordIDs = items.map(\.recordID)
-                return ModifyRun(results: Self.failedAtomically(results, items: items, recordIDs: recordIDs), committed: false)
+                return ModifyRun(results: ModifyItemResult.failingAtomicBatch(results, items: items), committed: false)
             }
             try await log.write(connection: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger)
@@ -178,34 +168,16 @@ extension PostgresStore {
         }
     }
 
-    /// An atomic batch with a failure: the failures as they are, every other item `batchRequestFailed`.
-    private static func failedAtomically(_ results: [ModifyItemResult], items: [ModifyItem], recordIDs: [Record.ID]) -> [ModifyItemResult] {
-        items.enumerated().map { index, item in
-            if index < results.count, case .failed = results[index].outcome { return results[index] }
-            let error = CloudError(.batchRequestFailed, "Not saved: another item in the atomic batch failed", recordID: item.recordID)
-            return ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete))
-        }
-    }
-
     private func prepare(_ record: Record, rule: SaveRule, context: StoreContext) throws -> PendingSave {
-        try FieldName.validate(record.recordType, what: "Record type")
-        guard !record.recordID.recordName.isEmpty, record.recordID.recordName.utf8.count <= 255 else {
-            throw CloudError(.invalidArguments, "Record name must be 1 to 255 bytes")
-        }
-        let state = record.snapshot
-        if let bad = state.invalidKeys.first {
-            throw CloudError(.invalidArguments, "Field '\(bad)' holds a value LocalCloud cannot store")
-        }
-        let sent = rule.writesAllFields || state.recordChangeTag == nil ? Array(state.fields.keys) + state.changed : state.changed
+        let (state, sentKeys) = try SaveCheck.validate(record, rule: rule)
         var fields = state.fields
         var assets: [String: Data] = [:]
-        for key in Set(sent) {
-            try FieldName.validate(key)
+        for key in sentKeys {
             guard let value = fields[key] else { continue }
             fields[key] = try importAssets(in: value, limit: context.assetSizeLimit, into: &assets)
         }
-        try Self.checkSize(fields)
-        return PendingSave(record: record, changeTag: state.recordChangeTag, sentKeys: Array(Set(sent)), fields: fields, assets: assets)
+        try SaveCheck.checkSize(fields)
+        return PendingSave(record: record, changeTag: state.recordChangeTag, sentKeys: sentKeys, fields: fields, assets: assets)
     }
 
     /// Reads a new asset's file and names it by its SHA-256; the bytes go in with the save.
@@ -220,13 +192,6 @@ extension PostgresStore {
             return .list(try items.map { try importAssets(in: $0, limit: limit, into: &assets) })
         default:
             return value
-        }
-    }
-
-    static func checkSize(_ fields: [String: FieldValue]) throws {
-        let size = fields.reduce(0) { $0 + $1.key.utf8.count + $1.value.storageSize }
-        if size > maximumRecordSize {
-            throw CloudError(.limitExceeded, "Record is \(size) bytes; a record's fields are limited to 1 MB (assets excluded)")
         }
     }
 
@@ -278,7 +243,7 @@ extension PostgresStore {
                 fields = Self.decodeFields(existing.fields, keys: nil, cache: assetCache)
                 for key in pending.sentKeys { fields[key] = pending.fields[key] }
             }
-            try Self.checkSize(fields)
+            try SaveCheck.checkSize(fields)
             try await checkWrite(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields),
                                  context: context, connection: connection, logger: logger)
             try await insertAssets(pending.assets, connection: connection, logger: logger)
@@ -329,14 +294,8 @@ extension PostgresStore {
         try await writeSideTables(rowID: rowID, fields: fields, context: context, connection: connection, logger: logger)
         log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: isNew ? "created" : "updated", at: now)
 
-        var state = Record.State()
-        state.fields = fields
-        state.creationDate = Date(timeIntervalSince1970: createdAt)
-        state.modificationDate = Date(timeIntervalSince1970: now)
-        state.creatorUserRecordID = Record.ID(recordName: createdBy)
-        state.lastModifiedUserRecordID = Record.ID(recordName: context.userRecordName)
-        state.recordChangeTag = changeTag
-        return Record(recordType: record.recordType, recordID: id, state: state)
+        return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: createdAt, modifiedAt: now,
+                             createdBy: createdBy, modifiedBy: context.userRecordName, changeTag: changeTag)
     }
 
     /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.

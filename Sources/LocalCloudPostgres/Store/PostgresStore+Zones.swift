@@ -48,18 +48,7 @@ extension PostgresStore {
     }
 
     package func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        let existing = try zoneNames(context: context)
-        var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
-        if let ids {
-            for id in ids {
-                results[id] = existing.contains(id.zoneName)
-                    ? .success(RecordZone(zoneID: id))
-                    : .failure(CloudError(.zoneNotFound, "Zone '\(id.zoneName)' does not exist in the \(context.scope) database"))
-            }
-        } else {
-            for name in existing { results[RecordZone.ID(zoneName: name)] = .success(RecordZone(zoneName: name)) }
-        }
-        return results
+        RecordZone.lookup(ids, existing: try zoneNames(context: context), scope: context.scope)
     }
 
     /// The context's zone names, the default zone included.

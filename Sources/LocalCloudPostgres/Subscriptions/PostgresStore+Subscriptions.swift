@@ -89,6 +89,11 @@ extension PostgresStore: SubscriptionStore {
 
     /// A user's stored subscriptions, of one database or all.
     func subscriptionRows(subscriber: String, scope: Database.Scope?) throws -> [SubscriptionRow] {
+        try call { _ in try await self.loadSubscriptionRows(subscriber: subscriber, scope: scope) }
+    }
+
+    /// ``subscriptionRows(subscriber:scope:)`` for async callers (change readers): suspends, never blocks.
+    func loadSubscriptionRows(subscriber: String, scope: Database.Scope?) async throws -> [SubscriptionRow] {
         var statement = PostgresStatement("""
             SELECT subscription_id, scope, kind, record_type, zone, predicate, options, notification_info
             FROM \(schema).subscriptions WHERE subscriber =
@@ -96,14 +101,11 @@ extension PostgresStore: SubscriptionStore {
         statement.sql += " " + statement.bind(subscriber)
         if let scope { statement.sql += " AND scope = \(statement.bind(scope.rawValue))" }
         statement.sql += " ORDER BY scope, subscription_id"
-        let query = statement
-        return try call { pool in
-            try await pool.rows(query.sql, query.binds).map { row in
-                let (id, scope, kind, type, zone, predicate, options, info) =
-                    try row.decode((String, Int, Int, String?, String?, String?, Int64, String?).self)
-                return SubscriptionRow(subscriptionID: id, scope: Database.Scope(rawValue: scope) ?? .public, kind: kind, recordType: type,
-                                       zone: zone, predicate: predicate, options: options, notificationInfo: info)
-            }
+        return try await pool.rows(statement.sql, statement.binds).map { row in
+            let (id, scope, kind, type, zone, predicate, options, info) =
+                try row.decode((String, Int, Int, String?, String?, String?, Int64, String?).self)
+            return SubscriptionRow(subscriptionID: id, scope: Database.Scope(rawValue: scope) ?? .public, kind: kind, recordType: type,
+                                   zone: zone, predicate: predicate, options: options, notificationInfo: info)
         }
     }
 }

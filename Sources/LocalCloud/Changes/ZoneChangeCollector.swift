@@ -1,0 +1,58 @@
+/// A zone's change-log rows collapsed to one change per record, in first-seen order, up to a
+/// page's limit: how every store turns its log into a page of record changes.
+///
+/// ```swift
+/// var collector = ZoneChangeCollector(limit: 200, after: token.sequence)
+/// scan: for row in rows {
+///     guard collector.add(sequence: row.seq, name: row.name, type: row.type, kind: row.kind) else { break scan }
+/// }
+/// ```
+package struct ZoneChangeCollector {
+    /// A record's last change in the page.
+    package struct Change: Sendable {
+        package var name: String
+        package var type: String
+        package var deleted: Bool
+
+        package init(name: String, type: String, deleted: Bool) {
+            self.name = name
+            self.type = type
+            self.deleted = deleted
+        }
+    }
+
+    package let limit: Int
+    /// The last sequence taken into the page: the next page's token.
+    package private(set) var consumed: Int64
+    /// Whether a row was left for the next page because this one is full.
+    package private(set) var moreComing = false
+    private var order: [String] = []
+    private var byName: [String: Change] = [:]
+
+    package init(limit: Int, after sequence: Int64) {
+        self.limit = max(1, limit)
+        consumed = sequence
+    }
+
+    /// Takes one log row; `false` when the page is full and the row is left for the next page.
+    package mutating func add(sequence: Int64, name: String, type: String, kind: String) -> Bool {
+        // A zone deletion is the database changes' business; a zone page skips it.
+        if kind == "zoneDeleted" || name.isEmpty {
+            consumed = sequence
+            return true
+        }
+        if byName[name] == nil {
+            guard order.count < limit else {
+                moreComing = true
+                return false
+            }
+            order.append(name)
+        }
+        byName[name] = Change(name: name, type: type, deleted: kind == "deleted")
+        consumed = sequence
+        return true
+    }
+
+    /// The page's changes, one per record, in the order each record first changed.
+    package var changes: [Change] { order.compactMap { byName[$0] } }
+}
