@@ -12,4 +12,12 @@ extension Container {
         guard let store = try? core.store() as? RemoteStore else { return nil }
         return store.reachable.load(ordering: .relaxed)
     }
+
+    /// For a remote container: the server's change token its local cache is current to (the
+    /// catch-up moves it once it has applied what changed), `nil` before anything was cached and
+    /// for a local container.
+    package var cacheChangeToken: String? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        return (try? store.responses.changeToken(.public)) ?? nil
+    }
 }
