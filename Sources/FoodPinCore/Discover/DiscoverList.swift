@@ -157,8 +157,10 @@ package struct DiscoverList: Sendable {
 
     private mutating func reconcile() {
         let confirmedIDs = Set(confirmed.map(\.id))
+        // A row a query returns with an upload failure is a deletion the server refused: show it again.
+        let refused = Set(confirmed.filter { $0.uploadFailure != nil }.map(\.id))
         pendingInserts.removeAll { confirmedIDs.contains($0.id) }
-        pendingDeletes = pendingDeletes.filter { confirmedIDs.contains($0) }
+        pendingDeletes = pendingDeletes.filter { confirmedIDs.contains($0) && !refused.contains($0) }
         rebuild()
     }
 
