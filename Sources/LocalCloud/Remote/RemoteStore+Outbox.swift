@@ -8,7 +8,8 @@ extension RemoteStore {
     func enqueue(_ items: [ModifyItem], context: StoreContext) throws -> [ModifyItemResult] {
         var queued: [Outbox.Item] = []
         var results: [ModifyItemResult] = []
-        let now = Date()
+        // The server's time as best known: a wrong local clock does not misplace a queued row.
+        let now = client.serverClock.now()
         for item in items {
             switch item {
             case .save(let record, let rule):
@@ -30,7 +31,8 @@ extension RemoteStore {
                     json = .object(object)
                 }
                 queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: tag == nil ? .create : .update,
-                                          recordID: record.recordID, record: json, assets: assets, rule: rule, changeTag: tag))
+                                          recordID: record.recordID, record: json, assets: assets, rule: rule, changeTag: tag,
+                                          queued: now))
                 state.changed = []
                 if tag == nil {
                     state.creationDate = now
@@ -45,7 +47,7 @@ extension RemoteStore {
                 let seen = tag ?? (try? responses.cachedRecord(id.recordName, zone: id.zoneID.webServicesJSON, scope: context.scope))?
                     .flatMap { $0["recordChangeTag"]?.stringValue }
                 queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: .delete, recordID: id, record: nil, assets: [:],
-                                          changeTag: seen))
+                                          changeTag: seen, queued: now))
                 results.append(ModifyItemResult(recordID: id, outcome: .deleted))
             }
         }

@@ -39,11 +39,12 @@ final class ResponseCache: Sendable {
     }
 
     /// The newest cached copy of a record (looked up, or a row of a page), `nil` when none is.
+    /// "Newest" is the last stored (a replaced entry gets a new row ID), not the wall clock's say.
     func cachedRecord(_ recordName: String, zone: JSONValue, scope: Database.Scope) throws -> JSONValue? {
         let zoneText = Self.text(zone)
         let needle = "%" + Self.text(.string(recordName)) + "%"
         return try queue.read { db in
-            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM entries WHERE value LIKE ? ORDER BY stored DESC", arguments: [needle]) {
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM entries WHERE value LIKE ? ORDER BY rowid DESC", arguments: [needle]) {
                 let keyText: String = row["key"]
                 let valueText: String = row["value"]
                 guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["scope"]?.int64Value == Int64(scope.rawValue),
