@@ -71,9 +71,20 @@ final class Outbox: Sendable {
     /// A small SQLite file of the remote store's (the outbox, the response cache), migrated with
     /// `migrations` (registered as v1, v2, … in order); several processes may open it (each waits
     /// up to 5 s for a writer).
-    static func openDatabase(_ fileURL: URL, migrations: [String]) throws -> DatabaseQueue {
+    ///
+    /// Both are in WAL mode, so a process reading (the screen listing what waits) never holds up
+    /// one writing (the uploader).
+    /// - Parameter durable: whether each commit waits for the disk. The outbox does (a change the
+    ///   store answered "saved" must survive a power cut); the cache need not (a cut loses at most
+    ///   the last answers, which the next read fetches again), so that a save or a notification
+    ///   does not wait for an fsync.
+    static func openDatabase(_ fileURL: URL, migrations: [String], durable: Bool = true) throws -> DatabaseQueue {
         var configuration = GRDB.Configuration()
         configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL")
+            try db.execute(sql: durable ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
+        }
         let queue = try DatabaseQueue(path: fileURL.path, configuration: configuration)
         var migrator = DatabaseMigrator()
         for (index, sql) in migrations.enumerated() {

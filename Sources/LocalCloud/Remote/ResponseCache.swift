@@ -23,7 +23,7 @@ final class ResponseCache: Sendable {
             CREATE TABLE tokens (scope INTEGER PRIMARY KEY, token TEXT NOT NULL);
             CREATE TABLE own_changes (recordName TEXT PRIMARY KEY, pending INTEGER NOT NULL);
             """,
-        ])
+        ], durable: false)
     }
 
     func store(_ value: JSONValue, for key: JSONValue) throws {
