@@ -36,7 +36,8 @@ struct OwnChangeTests {
         defer { try? FileManager.default.removeItem(at: client) }
         let configuration = try await server.configuration(user: "alice", dataDirectory: client)
         let alice = Container(configuration: configuration)
-        let bob = Container(configuration: try await server.configuration(user: "bob", dataDirectory: OutboxTests.temporaryDirectory()))
+        // Bob on the same machine and data directory: one cache file, counts kept per user.
+        let bob = Container(configuration: try await server.configuration(user: "bob", dataDirectory: client))
         _ = try await alice.publicCloudDatabase.save(QuerySubscription(
             recordType: "Restaurant", predicate: Predicate(value: true), subscriptionID: "all",
             options: [.firesOnRecordCreation, .firesOnRecordUpdate, .firesOnRecordDeletion]))

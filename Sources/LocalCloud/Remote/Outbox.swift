@@ -46,8 +46,12 @@ final class Outbox: Sendable {
     }
 
     private let queue: DatabaseQueue
+    /// Whose changes this outbox sends ("" without an account): users may share a data directory,
+    /// and each change goes up with its own user's credentials.
+    private let user: String
 
-    init(fileURL: URL) throws {
+    init(fileURL: URL, user: String?) throws {
+        self.user = user ?? ""
         queue = try Self.openDatabase(fileURL, migrations: ["""
             CREATE TABLE outbox (
                 sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -65,6 +69,8 @@ final class Outbox: Sendable {
             ALTER TABLE outbox ADD COLUMN replacesFields INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE outbox ADD COLUMN changeTag TEXT;
             ALTER TABLE outbox ADD COLUMN serverRecord TEXT;
+            -- Rows from before this column belong to whoever opens the outbox (NULL).
+            ALTER TABLE outbox ADD COLUMN user TEXT;
             """])
     }
 
@@ -100,28 +106,30 @@ final class Outbox: Sendable {
             for item in items {
                 let assets = JSONValue.object(item.assets.mapValues(JSONValue.string))
                 try db.execute(sql: """
-                    INSERT INTO outbox (scope, kind, recordName, zone, record, assets, queued, policy, replacesFields, changeTag)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO outbox (scope, kind, recordName, zone, record, assets, queued, policy, replacesFields, changeTag, user)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [item.scope.rawValue, item.kind.rawValue, item.recordID.recordName,
                                      String(decoding: item.recordID.zoneID.webServicesJSON.bytes, as: UTF8.self),
                                      item.record.map { String(decoding: $0.bytes, as: UTF8.self) },
                                      String(decoding: assets.bytes, as: UTF8.self), item.queued.timeIntervalSince1970,
-                                     item.rule.policy.rawValue, item.rule.replacesFields, item.changeTag])
+                                     item.rule.policy.rawValue, item.rule.replacesFields, item.changeTag, user])
             }
         }
     }
 
-    /// Every queued change, oldest first, refused ones included.
-    func items() throws -> [Item] {
+    /// This user's queued changes, oldest first, refused ones included (every user's with `allUsers`).
+    func items(allUsers: Bool = false) throws -> [Item] {
         try queue.read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM outbox ORDER BY sequence").compactMap(Self.item)
+            try Row.fetchAll(db, sql: "SELECT * FROM outbox WHERE ? OR user IS NULL OR user = ? ORDER BY sequence",
+                             arguments: [allUsers, user]).compactMap(Self.item)
         }
     }
 
-    /// The oldest change not refused yet.
+    /// This user's oldest change not refused yet.
     func next() throws -> Item? {
         try queue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE failure IS NULL ORDER BY sequence LIMIT 1").flatMap(Self.item)
+            try Row.fetchOne(db, sql: "SELECT * FROM outbox WHERE failure IS NULL AND (user IS NULL OR user = ?) ORDER BY sequence LIMIT 1",
+                             arguments: [user]).flatMap(Self.item)
         }
     }
 

@@ -13,10 +13,11 @@ extension RemoteStore {
     }
 
     /// Starts a catch-up on the background worker (at launch, and when the server answers again
-    /// after a network failure). It retries with backoff while the server stays away.
+    /// after a network failure). It does not retry on its own: a failure leaves the token where it
+    /// was, and the server's next answer after it (``reaching(_:)``) starts another.
     func startCatchUp() {
         catchUpWorker.start { [self] in
-            for scope in [Database.Scope.public, .private] { try catchUp(scope) }
+            for scope in [Database.Scope.public, .private] { _ = try? catchUp(scope) }
             return false
         }
     }

@@ -48,7 +48,7 @@ package final class RemoteStore: CloudStore {
         cacheDirectory = configuration.containerDirectory
             .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-        outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"))
+        outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"), user: configuration.user)
         responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"))
     }
 
@@ -88,7 +88,8 @@ package final class RemoteStore: CloudStore {
 
     /// Counts changes about to be sent as this machine's own (see ``isOwnChange(_:sequence:)``).
     func noteOwnChanges(_ recordNames: [String]) {
-        try? responses.noteOwnChanges(recordNames)
+        guard let user = configuration.user else { return }
+        try? responses.noteOwnChanges(recordNames, user: user)
     }
 
     /// Whether a pushed change (change-log `sequence`) to `recordName` is one this machine made.
@@ -98,14 +99,15 @@ package final class RemoteStore: CloudStore {
     /// The notifications of one change (it may fire several subscriptions) share its sequence.
     func isOwnChange(_ recordName: String, sequence: Int64?) -> Bool {
         if let sequence, ownChangeSequences.withLock({ $0[recordName] == sequence }) { return true }
-        guard (try? responses.claimOwnChange(recordName)) == true else { return false }
+        guard let user = configuration.user, (try? responses.claimOwnChange(recordName, user: user)) == true else { return false }
         if let sequence { ownChangeSequences.withLock { $0[recordName] = sequence } }
         return true
     }
 
     /// Takes back counts of changes the server refused: no notification will come for them.
     func forgetOwnChanges(_ recordNames: [String]) {
-        for name in recordNames { try? responses.forgetOwnChange(name) }
+        guard let user = configuration.user else { return }
+        for name in recordNames { try? responses.forgetOwnChange(name, user: user) }
     }
 
     /// `serverRejectedRequest` for what only the server's administrator does.

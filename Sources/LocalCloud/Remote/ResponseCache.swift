@@ -21,7 +21,8 @@ final class ResponseCache: Sendable {
             "CREATE TABLE entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)",
             """
             CREATE TABLE tokens (scope INTEGER PRIMARY KEY, token TEXT NOT NULL);
-            CREATE TABLE own_changes (recordName TEXT PRIMARY KEY, pending INTEGER NOT NULL);
+            CREATE TABLE own_changes (user TEXT NOT NULL, recordName TEXT NOT NULL, pending INTEGER NOT NULL,
+                                      PRIMARY KEY (user, recordName));
             """,
         ], durable: false)
     }
@@ -151,40 +152,41 @@ final class ResponseCache: Sendable {
 
     // MARK: Own changes
 
-    /// Counts a change about to be sent for each record: its notification, when the server pushes
-    /// it back, is this user's own. Shared by every process on this cache (a `foodpin add` and an
-    /// open screen).
-    func noteOwnChanges(_ recordNames: [String]) throws {
+    /// Counts a change `user` is about to send for each record: its notification, when the server
+    /// pushes it back, is that user's own. Shared by every process on this cache (a `foodpin add`
+    /// and an open screen); kept per user, since users may share a data directory.
+    func noteOwnChanges(_ recordNames: [String], user: String) throws {
         guard !recordNames.isEmpty else { return }
         try queue.write { db in
             for name in recordNames {
                 try db.execute(sql: """
-                    INSERT INTO own_changes (recordName, pending) VALUES (?, 1)
-                    ON CONFLICT(recordName) DO UPDATE SET pending = pending + 1
-                    """, arguments: [name])
+                    INSERT INTO own_changes (user, recordName, pending) VALUES (?, ?, 1)
+                    ON CONFLICT(user, recordName) DO UPDATE SET pending = pending + 1
+                    """, arguments: [user, name])
             }
         }
     }
 
     /// Takes back a counted change that did not happen (the server refused it).
-    func forgetOwnChange(_ recordName: String) throws {
-        try queue.write { db in try Self.decrement(recordName, db) }
+    func forgetOwnChange(_ recordName: String, user: String) throws {
+        try queue.write { db in try Self.decrement(recordName, user: user, db) }
     }
 
-    /// Whether a pushed change to `recordName` is one this machine made: true (and the count goes
-    /// down) when one is pending.
-    func claimOwnChange(_ recordName: String) throws -> Bool {
-        try queue.write { db in
-            guard (try Int.fetchOne(db, sql: "SELECT pending FROM own_changes WHERE recordName = ?", arguments: [recordName]) ?? 0) > 0
-            else { return false }
-            try Self.decrement(recordName, db)
+    /// Whether a pushed change to `recordName` is one `user` made from this cache: true (and the
+    /// count goes down) when one is pending. Other people's changes only read.
+    func claimOwnChange(_ recordName: String, user: String) throws -> Bool {
+        let sql = "SELECT pending FROM own_changes WHERE user = ? AND recordName = ?"
+        guard try queue.read({ db in try Int.fetchOne(db, sql: sql, arguments: [user, recordName]) ?? 0 }) > 0 else { return false }
+        return try queue.write { db in
+            guard (try Int.fetchOne(db, sql: sql, arguments: [user, recordName]) ?? 0) > 0 else { return false }
+            try Self.decrement(recordName, user: user, db)
             return true
         }
     }
 
-    private static func decrement(_ recordName: String, _ db: GRDB.Database) throws {
-        try db.execute(sql: "UPDATE own_changes SET pending = pending - 1 WHERE recordName = ?", arguments: [recordName])
-        try db.execute(sql: "DELETE FROM own_changes WHERE recordName = ? AND pending <= 0", arguments: [recordName])
+    private static func decrement(_ recordName: String, user: String, _ db: GRDB.Database) throws {
+        try db.execute(sql: "UPDATE own_changes SET pending = pending - 1 WHERE user = ? AND recordName = ?", arguments: [user, recordName])
+        try db.execute(sql: "DELETE FROM own_changes WHERE user = ? AND recordName = ? AND pending <= 0", arguments: [user, recordName])
     }
 
     /// Sorted keys: the same request is the same key.
