@@ -33,12 +33,7 @@ as_alice() { env LOCALCLOUD_HOME="$ALICE/data" XDG_CONFIG_HOME="$ALICE/config" "
 as_bob() { env LOCALCLOUD_HOME="$BOB/data" XDG_CONFIG_HOME="$BOB/config" "$@"; }
 
 echo "=== remote: sign-in"
-lc schema import "$E2E_ROOT/Assets/FoodPin.ckdb" >/dev/null
-printf '%s' "alice-secret" | lc users add alice --password-stdin >/dev/null
-printf '%s' "bob-secret" | lc users add bob --password-stdin >/dev/null
-TOKEN="$(lc tokens create)"
-serve_start "$SERVER"
-PORT="${SERVE_URL##*:}"
+serve_foodpin "$SERVER"
 
 status=0
 echo "wrong" | as_alice "$E2E_BIN" login "$SERVE_URL" --api-token "$TOKEN" --user alice --password-stdin \

@@ -22,7 +22,6 @@ BOB="$E2E_TMP/bob"
 mkdir -p "$SERVER" "$ALICE/config" "$BOB/config"
 trap 'serve_kill; e2e_cleanup' EXIT
 
-lc() { "$LOCALCLOUD_BIN" --data-dir "$SERVER" "$@"; }
 as_alice() { env LOCALCLOUD_HOME="$ALICE/data" XDG_CONFIG_HOME="$ALICE/config" "$@"; }
 as_bob() { env LOCALCLOUD_HOME="$BOB/data" XDG_CONFIG_HOME="$BOB/config" "$@"; }
 # Alice's processes with her wall clock moved by $1 seconds.
@@ -32,12 +31,7 @@ BEHIND=$((-3 * 3600))
 
 echo "=== remote, a clock that is off"
 [ "$(alice_at $AHEAD date -u +%H)" != "$(date -u +%H)" ] || fail "the shim did not move the clock"
-lc schema import "$E2E_ROOT/Assets/FoodPin.ckdb" >/dev/null
-printf '%s' "alice-secret" | lc users add alice --password-stdin >/dev/null
-printf '%s' "bob-secret" | lc users add bob --password-stdin >/dev/null
-TOKEN="$(lc tokens create)"
-serve_start "$SERVER"
-PORT="${SERVE_URL##*:}"
+serve_foodpin "$SERVER"
 echo "alice-secret" | alice_at $AHEAD "$E2E_BIN" login "$SERVE_URL" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null \
   || fail "alice could not sign in with her clock 5 h ahead"
 echo "bob-secret" | as_bob "$E2E_BIN" login "$SERVE_URL" --api-token "$TOKEN" --user bob --password-stdin 2>/dev/null

@@ -70,13 +70,27 @@ struct CatchUpTests {
         return false
     }
 
-    @Test func changesOnLaterPagesMadeWhileNoProcessRanReachTheCacheAtRelaunch() async throws {
+    /// A server with the 300 restaurants, and alice's configuration on a fresh client directory
+    /// (removed with the server's data by `cleanUp`).
+    static func filledServer() async throws -> (server: RemoteTestServer, configuration: Container.Configuration, cleanUp: () -> Void) {
         let server = try await RemoteTestServer.start()
-        defer { server.removeData() }
-        try await Self.fill(server)
         let client = OutboxTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: client) }
-        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        let cleanUp = {
+            server.removeData()
+            try? FileManager.default.removeItem(at: client)
+        }
+        do {
+            try await fill(server)
+            return (server, try await server.configuration(user: "alice", dataDirectory: client), cleanUp)
+        } catch {
+            cleanUp()
+            throw error
+        }
+    }
+
+    @Test func changesOnLaterPagesMadeWhileNoProcessRanReachTheCacheAtRelaunch() async throws {
+        let (server, configuration, cleanUp) = try await Self.filledServer()
+        defer { cleanUp() }
         do {
             let alice = Container(configuration: configuration)
             #expect(try await Self.allRows(alice).count == Self.count, "six pages read, and cached")
@@ -96,12 +110,8 @@ struct CatchUpTests {
     }
 
     @Test func reconnectingInTheSameProcessCatchesUp() async throws {
-        let server = try await RemoteTestServer.start()
-        defer { server.removeData() }
-        try await Self.fill(server)
-        let client = OutboxTests.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: client) }
-        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        let (server, configuration, cleanUp) = try await Self.filledServer()
+        defer { cleanUp() }
         let alice = Container(configuration: configuration)
         #expect(try await Self.allRows(alice).count == Self.count)
         let token = alice.cacheChangeToken

@@ -32,6 +32,14 @@ struct OutboxConflictTests {
             return Away(server: server, laptop: laptop, client: client, seen: seen)
         }
 
+        /// The laptop, offline, renames its copy to "Laptop's name" with `policy`; the change is queued.
+        func laptopRenames(_ policy: ModifyRecordsOperation.RecordSavePolicy) async throws -> Container {
+            let laptop = Container(configuration: laptop)
+            seen["name"] = "Laptop's name"
+            _ = try await laptop.publicCloudDatabase.modifyRecords(saving: [seen], deleting: [], savePolicy: policy)
+            return laptop
+        }
+
         /// Alice's desktop changes the record on the server while the laptop is away (written
         /// straight into the stopped server's store, as the desktop's upload would leave it).
         func desktopChanges(_ change: (Record) -> Void) async throws {
@@ -77,9 +85,7 @@ struct OutboxConflictTests {
 
     @Test func ifServerRecordUnchangedKeepsTheChangeMarkedWithTheServersVersion() async throws {
         let away = try await Away.start()
-        let laptop = Container(configuration: away.laptop)
-        away.seen["name"] = "Laptop's name"
-        _ = try await laptop.publicCloudDatabase.save(away.seen)
+        let laptop = try await away.laptopRenames(.ifServerRecordUnchanged)
         #expect(laptop.pendingChanges().map(\.recordID.recordName) == ["shared"], "queued, with the tag it was read at")
         try await away.desktopChanges { $0["type"] = "Bar" }
 
@@ -99,9 +105,7 @@ struct OutboxConflictTests {
 
     @Test func changedKeysWritesTheChangedKeysOntoTheServersVersion() async throws {
         let away = try await Away.start()
-        let laptop = Container(configuration: away.laptop)
-        away.seen["name"] = "Laptop's name"
-        _ = try await laptop.publicCloudDatabase.modifyRecords(saving: [away.seen], deleting: [], savePolicy: .changedKeys)
+        let laptop = try await away.laptopRenames(.changedKeys)
         try await away.desktopChanges { $0["type"] = "Bar" }
 
         let restarted = try await away.reconnect(laptop)
@@ -114,9 +118,7 @@ struct OutboxConflictTests {
 
     @Test func allKeysOverwritesTheServersVersion() async throws {
         let away = try await Away.start()
-        let laptop = Container(configuration: away.laptop)
-        away.seen["name"] = "Laptop's name"
-        _ = try await laptop.publicCloudDatabase.modifyRecords(saving: [away.seen], deleting: [], savePolicy: .allKeys)
+        let laptop = try await away.laptopRenames(.allKeys)
         try await away.desktopChanges { record in
             record["type"] = "Bar"
             record["location"] = "Desk"
@@ -152,9 +154,7 @@ struct OutboxConflictTests {
 
     @Test func anUpdateWhoseEarlierAttemptLandedIsDoneNotAConflict() async throws {
         let away = try await Away.start()
-        let laptop = Container(configuration: away.laptop)
-        away.seen["name"] = "Laptop's name"
-        _ = try await laptop.publicCloudDatabase.save(away.seen)
+        let laptop = try await away.laptopRenames(.ifServerRecordUnchanged)
         // As after a crash between the server's commit and the outbox's removal.
         try await away.desktopChanges { $0["name"] = "Laptop's name" }
 
