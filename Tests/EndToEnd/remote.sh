@@ -11,6 +11,8 @@
 #   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
 # - bob deletes a restaurant on alice's second page and renames another while her network is down
 #   (a proxy she goes through is killed): once she reconnects, `r` drops the one and renames the other;
+# - alice deletes her own restaurant while offline: it stays gone across a relaunch and is deleted
+#   on the server once she reconnects;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
 # - alice adds a restaurant through the form while offline: at the top, "waiting to upload";
@@ -200,11 +202,36 @@ wait_gone "offline" 10
 screen_has "Bob's Injera" || fail "the other rows went away"
 pass "on alice's second page, bob's deletion while she was offline disappears and his rename shows once she reconnects"
 
+echo "=== remote: a delete made offline"
+as_alice "$E2E_BIN" add --name "Alice Deletes Offline" --type Cafe --location Lyon >/dev/null 2>&1
+send g
+send r
+wait_for "Alice Deletes Offline" 10
+send g
+proxy_stop
+send d
+wait_for "y deletes it" 10
+send y
+wait_gone "Alice Deletes Offline" 10
+send q
+expect_exit 0
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "offline ·" 20
+wait_for "Bulk 59" 10
+screen_has "Alice Deletes Offline" && fail "alice's offline delete came back after a relaunch"
+proxy_start
+send r
+wait_gone "offline" 20
+bob_lacks_it() { as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && ! grep -q "Alice Deletes Offline" "$E2E_TMP/bob.json"; }
+poll_until 30 "alice's offline delete did not reach the server" bob_lacks_it
+screen_has "Alice Deletes Offline" && fail "the deleted restaurant is back on alice's screen"
+pass "alice deletes her restaurant offline: gone at once, still gone after a relaunch, deleted on the server once she reconnects"
+
 echo "=== remote: signed out"
 lc users signout alice >/dev/null
 send r
 wait_for "Signed out: run foodpin login" 20
-screen_has "Bob's Requeued" || fail "the list went away when the token was revoked"
+screen_has "Bulk 59" || fail "the list went away when the token was revoked"
 [ "$(capture | grep -c 'Signed out')" = 1 ] || fail "more than one line about the sign-out"
 pass "a revoked token says 'Signed out: run foodpin login' on one line; the list stays"
 

@@ -48,11 +48,12 @@ package final class CloudDiscoverBackend: DiscoverBackend {
 
     package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        // Taken before the query, so a change the page misses is in the next refresh's catch-up.
-        // Offline, a remote container answers with the token its cache is current to.
-        let token = try? await container.currentChangeToken()
         let page = withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
-        if let token { changeToken.withLock { $0 = token } }
+        // Taken after the page, so that a server that never answers costs one timeout, not two;
+        // a change in between still shows: the page's rows are read again by every refresh, and
+        // later pages are read after the token. Offline, a remote container answers at once with
+        // the token its cache is current to.
+        if let token = try? await container.currentChangeToken() { changeToken.withLock { $0 = token } }
         return page
     }
 

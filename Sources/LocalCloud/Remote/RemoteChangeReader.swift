@@ -64,14 +64,20 @@ final class RemoteChangeReader: ChangeReader {
     }
 
     private func receive(_ event: ServerSentEvent) {
-        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
-            if let id = event.id { state.lastEventID = id }
-            guard event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)) else { return [] }
-            state.lastSequence += 1
-            guard var notification = RemoteWire.notification(payload, sequence: state.lastSequence) else { return [] }
+        // Parsed, and its author looked up (a read of the cache), before taking the lock.
+        var parsed: Notification?
+        if event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)),
+           var notification = RemoteWire.notification(payload, sequence: 0) {
             // The event ID is the server's change sequence, with `.N` for a change's later notifications.
             let changeSequence = event.id.flatMap { Int64($0.split(separator: ".").first ?? "") }
             notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName, changeSequence) }
+            parsed = notification
+        }
+        let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
+            if let id = event.id { state.lastEventID = id }
+            guard var notification = parsed else { return [] }
+            state.lastSequence += 1
+            notification.changeSequence = state.lastSequence
             state.events.append((state.lastSequence, notification))
             if state.events.count > Self.bufferLimit { state.events.removeFirst(state.events.count - Self.bufferLimit) }
             defer { state.waiters.removeAll() }

@@ -7,7 +7,8 @@ extension RemoteStore {
     /// `changes/database` exchange, once per cache; a failure leaves the cache without a token
     /// (the next read tries again).
     func ensureCacheToken(_ scope: Database.Scope) {
-        guard (try? responses.changeToken(scope)) ?? nil == nil else { return }
+        // Known to be away: no second timeout before the read itself (the next answer sets one).
+        guard reachable.load(ordering: .relaxed), (try? responses.changeToken(scope)) ?? nil == nil else { return }
         guard let token = try? databaseToken(scope: scope, since: nil).token else { return }
         try? responses.setChangeTokenIfAbsent(token, scope: scope)
     }
