@@ -195,7 +195,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FoodPinCoreTests",
-            dependencies: ["FoodPinCore", "LocalCloud"]
+            // A real `localcloud serve` for the remote catch-up tests.
+            dependencies: ["FoodPinCore", "LocalCloud", "LocalCloudServerTesting"]
         ),
     ],
     swiftLanguageModes: [.v6]

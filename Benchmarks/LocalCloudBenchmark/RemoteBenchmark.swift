@@ -10,7 +10,9 @@
 // 2. commit on one "machine" to the notification on the other: bob's remote container saves,
 //    alice's remote container receives it through `container.notifications` (the banner's
 //    source), one save at a time (20 unmeasured warm-up saves first);
-// 3. with the server stopped, a new container (as at launch) drawing the first page from its cache;
+// 3. launch to the first rows, whole `foodpin list --limit 50` processes (the binary next to this
+//    one): against the server, then with the server stopped, from the cache; and in process, a new
+//    container (as at launch) drawing the first page from its cache;
 // 4. 200 adds queued offline, then the server back on the same port: the outbox's upload rate.
 import Foundation
 import LocalCloud
@@ -49,8 +51,13 @@ enum RemoteBenchmark {
         }
 
         let (urls, listening) = AsyncStream.makeStream(of: String.self)
-        let server = Task { try await BenchmarkServer.run(dataDirectory: serverData) { url in listening.yield(url) } }
-        defer { server.cancel() }
+        // Stopped gracefully: a background client (the SSE stream, a catch-up) may be connecting then.
+        let (stops, stopper) = AsyncStream.makeStream(of: Void.self)
+        let server = Task {
+            try await BenchmarkServer.run(dataDirectory: serverData, onListening: { url in listening.yield(url) },
+                                          until: { for await _ in stops { return } })
+        }
+        defer { stopper.yield() }
         guard let base = await urls.first(where: { _ in true }), let baseURL = URL(string: base) else { fatalError("the server did not start") }
         func remote(_ user: String) -> Container {
             var configuration = Container.Configuration(containerIdentifier: containerID, dataDirectory: clientData, user: user)
@@ -117,9 +124,17 @@ enum RemoteBenchmark {
         PushBenchmark.report("bob's save → alice's notification", latencies)
         listener.cancel()
 
-        // 3. Launch offline: a new container (a new process's) drawing the first page from its cache.
-        server.cancel()
+        // 3. Launch to the first rows: whole `foodpin list` processes, online then from the cache.
+        let foodpin = LaunchBenchmark(clientData: clientData, root: root, containerID: containerID, baseURL: baseURL)
+        let online = try foodpin.measure(runs: 20)
+        stopper.yield()
         _ = await server.result
+        let offline = try foodpin.measure(runs: 20)
+        if let online, let offline {
+            PushBenchmark.report("launch → first 50 rows, whole foodpin process, from the server", online)
+            PushBenchmark.report("launch → first 50 rows, whole foodpin process, server down: from the cache", offline)
+        }
+        // In process: a new container (a new process's) drawing the first page from its cache.
         var launches: [Double] = []
         for _ in 0..<50 {
             let started = ContinuousClock.now
@@ -140,8 +155,12 @@ enum RemoteBenchmark {
         precondition(offlineBob.pendingChanges().count == queued, "the adds were not queued")
         let (again, relistening) = AsyncStream.makeStream(of: String.self)
         let port = baseURL.port ?? 0
-        let restarted = Task { try await BenchmarkServer.run(dataDirectory: serverData, port: port) { url in relistening.yield(url) } }
-        defer { restarted.cancel() }
+        let (restops, restopper) = AsyncStream.makeStream(of: Void.self)
+        let restarted = Task {
+            try await BenchmarkServer.run(dataDirectory: serverData, port: port, onListening: { url in relistening.yield(url) },
+                                          until: { for await _ in restops { return } })
+        }
+        defer { restopper.yield() }
         guard await again.first(where: { _ in true }) != nil else { fatalError("the server did not come back") }
         // A new process's container: its store finds the outbox and starts uploading at once.
         let started = ContinuousClock.now
@@ -150,6 +169,8 @@ enum RemoteBenchmark {
         let seconds = PushBenchmark.milliseconds(ContinuousClock.now - started) / 1000
         print(String(format: "  outbox: %d adds queued offline uploaded in %.2f s after the server came back: %.0f adds/s",
                      queued, seconds, Double(queued) / seconds))
+        restopper.yield()
+        _ = await restarted.result
         exit(0)
     }
 }

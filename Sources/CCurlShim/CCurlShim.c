@@ -158,12 +158,14 @@ static size_t on_header(char *data, size_t size, size_t count, void *user) {
         // A new status line (after a 100 Continue or a redirect): forget the previous block.
         response->content_type[0] = 0;
         response->retry_after[0] = 0;
+        response->date[0] = 0;
         const char *space = memchr(data, ' ', length);
         response->status = space ? strtol(space + 1, NULL, 10) : 0;
         return length;
     }
     copy_header(data, length, "Content-Type", response->content_type, sizeof(response->content_type));
     copy_header(data, length, "Retry-After", response->retry_after, sizeof(response->retry_after));
+    copy_header(data, length, "Date", response->date, sizeof(response->date));
     return length;
 }
 

@@ -9,8 +9,10 @@
 #   (exit 0, "queued: NAME (uploads when the server is reachable)");
 # - the server restarts on the same port: `r` works again; bob's queued add uploads once, with its
 #   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
-# - bob deletes a restaurant while alice's network is down (a proxy she goes through is killed):
-#   it disappears from alice's list once she reconnects;
+# - bob deletes a restaurant on alice's second page and renames another while her network is down
+#   (a proxy she goes through is killed): once she reconnects, `r` drops the one and renames the other;
+# - alice deletes her own restaurant while offline: it stays gone across a relaunch and is deleted
+#   on the server once she reconnects;
 # - alice's web auth token is revoked: the status says "Signed out: run foodpin login", the list stays;
 # - `foodpin logout` forgets the sign-in.
 # - alice adds a restaurant through the form while offline: at the top, "waiting to upload";
@@ -33,12 +35,7 @@ as_alice() { env LOCALCLOUD_HOME="$ALICE/data" XDG_CONFIG_HOME="$ALICE/config" "
 as_bob() { env LOCALCLOUD_HOME="$BOB/data" XDG_CONFIG_HOME="$BOB/config" "$@"; }
 
 echo "=== remote: sign-in"
-lc schema import "$E2E_ROOT/Assets/FoodPin.ckdb" >/dev/null
-printf '%s' "alice-secret" | lc users add alice --password-stdin >/dev/null
-printf '%s' "bob-secret" | lc users add bob --password-stdin >/dev/null
-TOKEN="$(lc tokens create)"
-serve_start "$SERVER"
-PORT="${SERVE_URL##*:}"
+serve_foodpin "$SERVER"
 
 status=0
 echo "wrong" | as_alice "$E2E_BIN" login "$SERVE_URL" --api-token "$TOKEN" --user alice --password-stdin \
@@ -164,33 +161,77 @@ expect_exit 0
 echo "alice-secret" | as_alice "$E2E_BIN" login "http://127.0.0.1:$PROXY_PORT" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null
 e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
 wait_for "Bob's Back Online" 20
+BOB_API="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["apiToken"])' "$BOB/config/localcloud/credentials.json")"
+BOB_WEB="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["webAuthToken"])' "$BOB/config/localcloud/credentials.json")"
+bob_modify() {
+  curl -sf -X POST -H 'Content-Type: application/json' -d "$1" \
+    "$SERVE_URL/database/1/iCloud.FoodPin/development/public/records/modify?ckAPIToken=$BOB_API&ckWebAuthToken=$BOB_WEB" >"$E2E_TMP/modify.out"
+}
+# 60 more restaurants: the first four move to the list's second page (50 rows a page).
+bob_modify "$(python3 -c 'import json; print(json.dumps({"operations": [{"operationType": "create", "record": {"recordType": "Restaurant",
+  "fields": {"name": {"value": "Bulk %02d" % i}, "type": {"value": "Cafe"}, "location": {"value": "Dire Dawa"}}}} for i in range(60)]}))')" \
+  || fail "bob could not add 60 restaurants"
+wait_for "60 new restaurants — press r" 20
+send r
+# The selection stays on the restaurant it was on, now below the 50 new rows of the first page.
+wait_for "Bulk 10" 10
+send g
+wait_for "Bulk 59" 10
+send G
+wait_for "Bob's Injera" 20
+screen_has "Bob's Back Online" || fail "the second page is not on alice's screen"
+pass "alice scrolls to the end: bob's first restaurants on the second page"
 proxy_stop
 send r
 wait_for "offline ·" 20
-BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json" 2>/dev/null || true)"
-if [ -z "$BACK_ONLINE" ]; then
-  as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json"
-  BACK_ONLINE="$(python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == "Bob'"'"'s Back Online"))' "$E2E_TMP/bob.json")"
-fi
-BOB_API="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["apiToken"])' "$BOB/config/localcloud/credentials.json")"
-BOB_WEB="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["credentials"][0]["webAuthToken"])' "$BOB/config/localcloud/credentials.json")"
-curl -sf -X POST -H 'Content-Type: application/json' \
-  -d "{\"operations\": [{\"operationType\": \"forceDelete\", \"record\": {\"recordName\": \"$BACK_ONLINE\"}}]}" \
-  "$SERVE_URL/database/1/iCloud.FoodPin/development/public/records/modify?ckAPIToken=$BOB_API&ckWebAuthToken=$BOB_WEB" >/dev/null \
-  || fail "bob could not delete his restaurant"
+as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json"
+record_name() { python3 -c 'import json, sys; print(next(r["recordName"] for r in json.load(open(sys.argv[1])) if r["name"] == sys.argv[2]))' "$E2E_TMP/bob.json" "$1"; }
+BACK_ONLINE="$(record_name "Bob's Back Online")"
+QUEUED="$(record_name "Bob's Queued")"
+# While alice is away bob deletes one row of her second page and renames another.
+bob_modify "{\"operations\": [{\"operationType\": \"forceDelete\", \"record\": {\"recordName\": \"$BACK_ONLINE\"}},
+  {\"operationType\": \"forceUpdate\", \"record\": {\"recordName\": \"$QUEUED\", \"recordType\": \"Restaurant\",
+   \"fields\": {\"name\": {\"value\": \"Bob's Requeued\"}}}}]}" || fail "bob could not change his restaurants"
+grep -q serverErrorCode "$E2E_TMP/modify.out" && fail "bob's changes were refused: $(cat "$E2E_TMP/modify.out")"
 screen_has "Bob's Back Online" || fail "alice's cached list lost the row before she reconnected"
 proxy_start
 send r
 wait_gone "Bob's Back Online" 20
+wait_for "Bob's Requeued" 10
 wait_gone "offline" 10
-screen_has "Bob's Queued" || fail "the other rows went away"
-pass "a restaurant bob deletes while alice is offline disappears from her list once she reconnects"
+screen_has "Bob's Injera" || fail "the other rows went away"
+pass "on alice's second page, bob's deletion while she was offline disappears and his rename shows once she reconnects"
+
+echo "=== remote: a delete made offline"
+as_alice "$E2E_BIN" add --name "Alice Deletes Offline" --type Cafe --location Lyon >/dev/null 2>&1
+send g
+send r
+wait_for "Alice Deletes Offline" 10
+send g
+proxy_stop
+send d
+wait_for "y deletes it" 10
+send y
+wait_gone "Alice Deletes Offline" 10
+send q
+expect_exit 0
+e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --images symbols
+wait_for "offline ·" 20
+wait_for "Bulk 59" 10
+screen_has "Alice Deletes Offline" && fail "alice's offline delete came back after a relaunch"
+proxy_start
+send r
+wait_gone "offline" 20
+bob_lacks_it() { as_bob "$E2E_BIN" list --json >"$E2E_TMP/bob.json" 2>/dev/null && ! grep -q "Alice Deletes Offline" "$E2E_TMP/bob.json"; }
+poll_until 30 "alice's offline delete did not reach the server" bob_lacks_it
+screen_has "Alice Deletes Offline" && fail "the deleted restaurant is back on alice's screen"
+pass "alice deletes her restaurant offline: gone at once, still gone after a relaunch, deleted on the server once she reconnects"
 
 echo "=== remote: signed out"
 lc users signout alice >/dev/null
 send r
 wait_for "Signed out: run foodpin login" 20
-screen_has "Bob's Queued" || fail "the list went away when the token was revoked"
+screen_has "Bulk 59" || fail "the list went away when the token was revoked"
 [ "$(capture | grep -c 'Signed out')" = 1 ] || fail "more than one line about the sign-out"
 pass "a revoked token says 'Signed out: run foodpin login' on one line; the list stays"
 

@@ -33,6 +33,26 @@ import LocalCloud
         }
     }
 
+    /// FoodPin's catch-up: a token for now, then only the list's keys of what changed since.
+    @Test(arguments: StoreKind.allCases)
+    func changesSinceTheCurrentTokenWithDesiredKeys(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let container = try await store.container(user: "alice")
+            let db = container.publicCloudDatabase
+            let kept = try await db.save(restaurant("Kept", recordName: "kept"))
+            let doomed = try await db.save(restaurant("Doomed", recordName: "doomed"))
+            let token = try await container.currentChangeToken()
+            kept["name"] = "Kept, renamed"
+            _ = try await db.save(kept)
+            _ = try await db.deleteRecord(withID: doomed.recordID)
+            let changes = try await db.recordZoneChanges(inZoneWith: .default, since: token, desiredKeys: ["name"])
+            #expect(changes.deletions.map(\.recordID.recordName) == ["doomed"])
+            let record = try #require(try changes.modificationResultsByID[kept.recordID]?.get().record)
+            #expect(record["name"] as? String == "Kept, renamed")
+            #expect(record.allKeys() == ["name"], "only the desired keys")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func customZonesInThePrivateDatabase(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

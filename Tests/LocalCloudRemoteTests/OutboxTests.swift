@@ -106,6 +106,32 @@ struct OutboxTests {
         await restarted.stop()
     }
 
+    @Test func usersSharingADataDirectoryEachUploadTheirOwnChanges() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let client = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: client) }
+        let aliceConfiguration = try await server.configuration(user: "alice", dataDirectory: client)
+        let bobConfiguration = try await server.configuration(user: "bob", dataDirectory: client)
+        await server.stop()
+        _ = try await Container(configuration: aliceConfiguration).publicCloudDatabase.save(
+            Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices")))
+        _ = try await Container(configuration: bobConfiguration).publicCloudDatabase.save(
+            Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bobs")))
+
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        let alice = Container(configuration: aliceConfiguration)
+        #expect(alice.pendingChanges().map(\.recordID.recordName) == ["alices"], "one outbox file, each user's own changes")
+        #expect(await Self.drained(alice))
+        let bob = Container(configuration: bobConfiguration)
+        #expect(bob.pendingChanges().map(\.recordID.recordName) == ["bobs"], "alice's process did not send bob's add")
+        #expect(await Self.drained(bob))
+        let found = try await bob.publicCloudDatabase.records(for: [Record.ID(recordName: "alices"), Record.ID(recordName: "bobs")])
+        #expect(try found[Record.ID(recordName: "alices")]?.get().creatorUserRecordID?.recordName == "_alice")
+        #expect(try found[Record.ID(recordName: "bobs")]?.get().creatorUserRecordID?.recordName == "_bob", "sent with bob's credentials")
+        await restarted.stop()
+    }
+
     @Test func withoutQueueingAnOfflineSaveFails() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }

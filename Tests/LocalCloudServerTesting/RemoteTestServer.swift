@@ -14,6 +14,8 @@ package final class RemoteTestServer: Sendable {
     package let container: String
     package let apiToken: String
     private let task: Task<Void, any Error>
+    /// Asks the server for a graceful shutdown (cancelling its task can trap in NIO).
+    private let stopRequester: AsyncStream<Void>.Continuation
 
     /// Starts a server and waits (with a deadline) until it accepts connections. With `previous`
     /// (stopped), the same server comes back on the same port over the same data, with the same tokens.
@@ -51,7 +53,11 @@ package final class RemoteTestServer: Sendable {
         logger.logLevel = .critical
         let server = CloudServer.open(configuration: configuration, logger: logger)
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let task = Task { try await server.run { url in continuation.yield(url) } }
+        let (stopRequests, stopRequester) = AsyncStream.makeStream(of: Void.self)
+        let task = Task {
+            try await server.run(onListening: { url in continuation.yield(url) },
+                                 until: { for await _ in stopRequests { return } })
+        }
         let url = try await withThrowingTaskGroup(of: String?.self) { group in
             group.addTask { await urls.first { _ in true } }
             group.addTask {
@@ -63,18 +69,21 @@ package final class RemoteTestServer: Sendable {
             return first
         }
         guard let url, let baseURL = URL(string: url) else {
-            task.cancel()
+            stopRequester.yield()
             throw CloudError(.internalError, "The test server did not start within 30 s")
         }
-        return RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task)
+        return RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
+                                stopRequester: stopRequester)
     }
 
-    private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>) {
+    private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>,
+                 stopRequester: AsyncStream<Void>.Continuation) {
         self.baseURL = baseURL
         self.dataDirectory = dataDirectory
         self.container = container
         self.apiToken = apiToken
         self.task = task
+        self.stopRequester = stopRequester
     }
 
     package var port: Int { baseURL.port ?? 0 }
@@ -116,9 +125,10 @@ package final class RemoteTestServer: Sendable {
         return configuration
     }
 
-    /// Stops serving (in-flight requests finish); the data directory stays for a restart until ``removeData()``.
+    /// Stops serving gracefully (in-flight requests finish, connections close); the data directory
+    /// stays for a restart until ``removeData()``.
     package func stop() async {
-        task.cancel()
+        stopRequester.yield()
         _ = try? await task.value
     }
 

@@ -44,6 +44,7 @@ typedef struct CCurlResponse {
     char error[256];                    // curl's reason when curl_code != 0
     char content_type[128];             // the final response's Content-Type, or ""
     char retry_after[64];               // the final response's Retry-After, or ""
+    char date[64];                      // the final response's Date (the server's clock), or ""
     uint8_t *body;                      // buffered mode: the body (malloc'd), or NULL
     size_t body_length;
 } CCurlResponse;

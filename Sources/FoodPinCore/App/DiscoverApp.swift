@@ -14,6 +14,7 @@ package final class DiscoverApp: TerminalApp {
     package private(set) var state: AppState
     private let handler: any EffectHandler
     private let clock: @Sendable () -> Date
+    private let clockOffset: (@Sendable () -> TimeInterval?)?
     private let debugStatus: (@Sendable () -> String)?
     private var started = false
     private var lastSink: MessageSink<Msg>?
@@ -22,15 +23,26 @@ package final class DiscoverApp: TerminalApp {
     ///   - config: terminal capabilities, user, services.
     ///   - handler: runs effects (queries, thumbnails, saves) in the background.
     ///   - clock: the time "added 5 min ago" is measured from; injected for tests.
+    ///   - clockOffset: on a server, its clock minus `clock`, in seconds (``Container``'s
+    ///     `serverClockOffset`): relative times use the server's clock, and the status line
+    ///     says when this machine's is off.
     ///   - debugStatus: text for the title bar under `--debug`, e.g. the cache counters.
     package init(
         config: AppConfig, handler: any EffectHandler, width: Int = 80, height: Int = 24,
-        clock: @escaping @Sendable () -> Date = { Date() }, debugStatus: (@Sendable () -> String)? = nil
+        clock: @escaping @Sendable () -> Date = { Date() }, clockOffset: (@Sendable () -> TimeInterval?)? = nil,
+        debugStatus: (@Sendable () -> String)? = nil
     ) {
         state = AppState(config: config, width: width, height: height, now: clock())
         self.handler = handler
         self.clock = clock
+        self.clockOffset = clockOffset
         self.debugStatus = debugStatus
+    }
+
+    /// The time now, by the server's clock when it is known.
+    private func updateClock() {
+        state.clockOffset = clockOffset?()
+        state.now = clock().addingTimeInterval(state.clockOffset ?? 0)
     }
 
     package func message(for event: TerminalEvent) -> Msg? {
@@ -51,7 +63,7 @@ package final class DiscoverApp: TerminalApp {
     }
 
     private func run(_ message: Msg, sink: MessageSink<Msg>) {
-        state.now = clock()
+        updateClock()
         for effect in update(&state, message) {
             handler.perform(effect, sink: sink)
         }
@@ -62,7 +74,7 @@ package final class DiscoverApp: TerminalApp {
             // The runtime's size is the truth; re-lay out before drawing.
             run(.resize(width: width, height: height), sink: sink)
         }
-        state.now = clock()
+        updateClock()
         if state.config.debug { state.debugStatus = debugStatus?() }
         return FoodPinCore.view(state, width: width, height: height)
     }

@@ -7,6 +7,9 @@
 package protocol DiscoverBackend: Sendable {
     /// The newest `limit` restaurants and the cursor after them.
     func firstPage(limit: Int) async throws -> DiscoverPage
+    /// The first page again, with what changed on every page since the last read (deleted and
+    /// changed restaurants, in ``DiscoverPage/deletedIDs`` and ``DiscoverPage/updated``).
+    func refresh(limit: Int) async throws -> DiscoverPage
     /// The page after `cursor`.
     func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage
     /// Scales the image, saves the record, removes the temp file; returns what was saved.
@@ -20,6 +23,11 @@ package protocol DiscoverBackend: Sendable {
 }
 
 extension DiscoverBackend {
+    /// A backend without change tracking refreshes the first page only.
+    package func refresh(limit: Int) async throws -> DiscoverPage {
+        try await firstPage(limit: limit)
+    }
+
     /// A backend without search finds nothing.
     package func search(_ text: String, limit: Int) async throws -> DiscoverPage {
         throw DiscoverError(.loadFailed, "Search is not available")

@@ -32,7 +32,7 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
         case .loadFirstPage(let limit):
             run { sink.post(.pageLoaded(.first, await Self.result { try await backend.firstPage(limit: limit) })) }
         case .refresh(let limit):
-            run { sink.post(.pageLoaded(.refresh, await Self.result { try await backend.firstPage(limit: limit) })) }
+            run { sink.post(.pageLoaded(.refresh, await Self.result { try await backend.refresh(limit: limit) })) }
         case .loadNextPage(let cursor, let limit):
             run { sink.post(.pageLoaded(.next, await Self.result { try await backend.nextPage(after: cursor, limit: limit) })) }
         case .loadThumbnails(let ids, let size):

@@ -23,6 +23,8 @@ package final class CloudDiscoverBackend: DiscoverBackend {
     private let seeder: SampleSeeder?
     /// The one seeding run, started by the first query and awaited by every query after it.
     private let seeding = Mutex<Task<Void, Never>?>(nil)
+    /// Where the loaded pages are current to: a refresh fetches the changes after it.
+    private let changeToken = Mutex<ServerChangeToken?>(nil)
 
     /// - Parameters:
     ///   - container: the container whose public database holds the restaurants.
@@ -46,17 +48,68 @@ package final class CloudDiscoverBackend: DiscoverBackend {
 
     package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        return withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+        let page = withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+        // Taken after the page, so that a server that never answers costs one timeout, not two;
+        // a change in between still shows: the page's rows are read again by every refresh, and
+        // later pages are read after the token. Offline, a remote container answers at once with
+        // the token its cache is current to.
+        if let token = try? await container.currentChangeToken() { changeToken.withLock { $0 = token } }
+        return page
+    }
+
+    /// The first page, and the catch-up: restaurants deleted or changed since the last page was
+    /// read, on any page, through the zone's change token (`recordZoneChanges`). A token the store
+    /// no longer knows (a compacted log, a new server) gives the first page alone.
+    package func refresh(limit: Int) async throws -> DiscoverPage {
+        guard let since = changeToken.withLock({ $0 }) else { return try await firstPage(limit: limit) }
+        var page = withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+        guard !page.isFromCache else { return page }
+        do {
+            var token = since
+            var moreComing = true
+            var updated: [String: Restaurant] = [:]
+            while moreComing {
+                let changes = try await database.recordZoneChanges(inZoneWith: .default, since: token, desiredKeys: RestaurantRecord.listKeys)
+                for deletion in changes.deletions where deletion.recordType == RestaurantRecord.recordType {
+                    page.deletedIDs.insert(deletion.recordID.recordName)
+                    updated[deletion.recordID.recordName] = nil
+                }
+                for (id, result) in changes.modificationResultsByID {
+                    guard case .success(let change) = result, change.record.recordType == RestaurantRecord.recordType else { continue }
+                    updated[id.recordName] = RestaurantRecord.restaurant(from: change.record)
+                    page.deletedIDs.remove(id.recordName)
+                }
+                token = changes.changeToken
+                moreComing = changes.moreComing
+            }
+            page.updated = Array(updated.values)
+            changeToken.withLock { $0 = token }
+        } catch let error as CloudError where error.code == .changeTokenExpired {
+            changeToken.withLock { $0 = nil }
+        } catch {
+            // The server went away between the page and the changes: the next refresh asks again.
+        }
+        return page
     }
 
     /// The first page as it will be once the outbox has uploaded: adds made offline at the top,
-    /// marked waiting (or with the server's refusal), deletes made offline left out.
+    /// marked waiting (or with the server's refusal), deletes made offline left out. A delete the
+    /// server refused (the restaurant changed since, or may not be deleted) shows the row again,
+    /// as the server has it, with the reason.
     func withPendingChanges(_ page: DiscoverPage) -> DiscoverPage {
         let pending = container.pendingChanges()
         guard !pending.isEmpty else { return page }
         var page = page
-        let deleted = Set(pending.filter(\.isDelete).map(\.recordID.recordName))
+        let deleted = Set(pending.filter { $0.isDelete && $0.failure == nil }.map(\.recordID.recordName))
         page.restaurants.removeAll { deleted.contains($0.id) }
+        for change in pending where change.isDelete {
+            guard let failure = change.failure else { continue }
+            let index = page.restaurants.firstIndex { $0.id == change.recordID.recordName }
+            guard var restaurant = index.map({ page.restaurants[$0] }) ?? change.serverRecord.map(RestaurantRecord.restaurant(from:))
+            else { continue }
+            restaurant.uploadFailure = failure
+            if let index { page.restaurants[index] = restaurant } else { page.restaurants.insert(restaurant, at: 0) }
+        }
         let waiting = pending.reversed().compactMap { change -> Restaurant? in
             guard let record = change.record, record.recordType == RestaurantRecord.recordType else { return nil }
             var restaurant = RestaurantRecord.restaurant(from: record)

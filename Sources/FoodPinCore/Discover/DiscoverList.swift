@@ -6,6 +6,7 @@
 /// list.replace(with: firstPage)        // the first page arrives
 /// list.append(nextPage)                // "Loading more…" finished; rows already shown are skipped
 /// list.mergeRefresh(refreshedPage)     // new rows on top, deleted ones gone, selection kept
+/// list.applyChanges(deleted: ids, updated: rows)   // the catch-up, on every loaded page
 /// ```
 ///
 /// Optimistic changes: a restaurant the user just saved shows at once and stays a local
@@ -90,6 +91,16 @@ package struct DiscoverList: Sendable {
         reconcile()
     }
 
+    /// Applies what changed on any loaded page since it was read (a refresh's catch-up): deleted
+    /// rows go, changed ones are replaced where they are. Rows not loaded are left to paging.
+    /// The selection stays on the same restaurant (or the same place, if it was deleted).
+    package mutating func applyChanges(deleted: Set<String>, updated: [Restaurant]) {
+        guard !deleted.isEmpty || !updated.isEmpty else { return }
+        let fresh = Dictionary(updated.map { ($0.id, $0) }, uniquingKeysWith: { _, last in last })
+        confirmed = confirmed.compactMap { row in deleted.contains(row.id) ? nil : fresh[row.id] ?? row }
+        reconcile()
+    }
+
     // MARK: Optimistic changes
 
     /// Shows a restaurant the user just saved, at the top, until a query returns its ID.
@@ -146,8 +157,10 @@ package struct DiscoverList: Sendable {
 
     private mutating func reconcile() {
         let confirmedIDs = Set(confirmed.map(\.id))
+        // A row a query returns with an upload failure is a deletion the server refused: show it again.
+        let refused = Set(confirmed.filter { $0.uploadFailure != nil }.map(\.id))
         pendingInserts.removeAll { confirmedIDs.contains($0.id) }
-        pendingDeletes = pendingDeletes.filter { confirmedIDs.contains($0) }
+        pendingDeletes = pendingDeletes.filter { confirmedIDs.contains($0) && !refused.contains($0) }
         rebuild()
     }
 

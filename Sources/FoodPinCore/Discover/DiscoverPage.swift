@@ -4,6 +4,10 @@ package struct DiscoverPage: Sendable {
     package var cursor: PageCursor?
     /// Read from the local cache because the server could not be reached.
     package var isFromCache = false
+    /// A refresh's catch-up: restaurants deleted since the last page was read, on any page.
+    package var deletedIDs: Set<String> = []
+    /// A refresh's catch-up: restaurants changed since the last page was read, as they are now.
+    package var updated: [Restaurant] = []
 
     package init(restaurants: [Restaurant], cursor: PageCursor?) {
         self.restaurants = restaurants

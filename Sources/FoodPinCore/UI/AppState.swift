@@ -19,8 +19,12 @@ package struct AppState: Sendable {
     package internal(set) var isHelpVisible = false
     package internal(set) var width: Int
     package internal(set) var height: Int
-    /// The time "added 5 min ago" is measured from; the app sets it before each frame.
+    /// The time "added 5 min ago" is measured from; the app sets it before each frame (the
+    /// server's time when this machine's clock is off).
     package var now: Date
+    /// On a server: its clock minus this machine's, in seconds (`nil`: local, or not known yet).
+    /// The status line says when this machine's clock is off.
+    package var clockOffset: TimeInterval?
     package internal(set) var list = DiscoverList()
     /// The first list row on screen.
     package internal(set) var scrollOffset = 0

@@ -263,6 +263,7 @@ extension AppState {
             // At the top the new rows show above the selection; scrolled, the reader keeps their place.
             let place = viewportPlace()
             list.mergeRefresh(page)
+            list.applyChanges(deleted: page.deletedIDs, updated: page.updated)
             if list.selectedIndex == nil { list.select(index: 0) }
             restoreViewport(place)
             if page.isFromCache { showOffline() }

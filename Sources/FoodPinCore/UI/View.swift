@@ -89,7 +89,8 @@ struct Renderer {
         } else if state.isLoadingFirstPage {
             grid.put(spinner + "Loading restaurants…", x: 1, y: y, style: theme.status)
         } else {
-            let location = TextLayout.truncate(state.config.dataLocation, width: max(0, width - 2))
+            let place = state.config.dataLocation + (state.clockNote.map { " · " + $0 } ?? "")
+            let location = TextLayout.truncate(place, width: max(0, width - 2))
             grid.put(location, x: max(1, width - DisplayWidth.of(location) - 1), y: y, style: theme.dim)
         }
     }

@@ -40,6 +40,8 @@ struct FoodpinCommand: ParsableCommand {
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)
         config.dataLocation = session.container.configuration.serverURL.map { $0.host ?? $0.absoluteString } ?? "local"
-        return DiscoverApp(config: config, handler: handler, debugStatus: { handler.debugStatus })
+        let container = session.container
+        return DiscoverApp(config: config, handler: handler, clockOffset: { container.serverClockOffset },
+                           debugStatus: { handler.debugStatus })
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension Container {
     /// Creates and deletes made while the server could not be reached, oldest first, that have not
     /// reached it yet (with the server's reason when it refused one). Always empty for a local container.
@@ -11,5 +13,20 @@ extension Container {
     package var serverIsReachable: Bool? {
         guard let store = try? core.store() as? RemoteStore else { return nil }
         return store.reachable.load(ordering: .relaxed)
+    }
+
+    /// For a remote container: the server's change token its local cache is current to (the
+    /// catch-up moves it once it has applied what changed), `nil` before anything was cached and
+    /// for a local container.
+    package var cacheChangeToken: String? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        return (try? store.responses.changeToken(.public)) ?? nil
+    }
+
+    /// For a remote container: the server's clock minus this machine's, in seconds, from the
+    /// `Date` of its last answer (`nil` before one, and for a local container).
+    package var serverClockOffset: TimeInterval? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        return store.client.serverClock.offset
     }
 }

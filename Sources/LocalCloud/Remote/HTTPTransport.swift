@@ -51,6 +51,8 @@ package struct HTTPTransport: Sendable {
         /// `Retry-After` in seconds, when the server sent a number.
         package var retryAfterSeconds: Double?
         package var body: [UInt8]
+        /// The server's clock (its `Date` header, to the second), when it sent one.
+        package var serverDate: Date?
     }
 
     package var timeouts: Timeouts
@@ -144,7 +146,8 @@ package struct HTTPTransport: Sendable {
             status: response.status,
             contentType: contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? "",
             retryAfterSeconds: Double(fixedString(&response.retry_after).trimmingCharacters(in: .whitespaces)),
-            body: response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? [])
+            body: response.body.map { Array(UnsafeBufferPointer(start: $0, count: response.body_length)) } ?? [],
+            serverDate: ServerClock.parseHTTPDate(fixedString(&response.date)))
         if response.stopped != 0 {
             throw CloudError(.operationCancelled, "The request to \(Self.host(request.url)) was stopped")
         }

@@ -22,10 +22,12 @@ final class RemoteChangeReader: ChangeReader {
     private let client: WebServicesClient
     private let state = Mutex(State())
     private let onEvent: @Sendable () -> Void
-    /// Who made a change, when this process knows: the signed-in user's record ID for its own.
-    private let modifier: @Sendable (String) -> Record.ID?
+    /// Who made a change (a record name, the server's change sequence from the event ID), when
+    /// this client knows: the signed-in user's record ID for its own.
+    private let modifier: @Sendable (String, Int64?) -> Record.ID?
 
-    init(client: WebServicesClient, modifier: @escaping @Sendable (String) -> Record.ID?, onEvent: @escaping @Sendable () -> Void) {
+    init(client: WebServicesClient, modifier: @escaping @Sendable (String, Int64?) -> Record.ID?,
+         onEvent: @escaping @Sendable () -> Void) {
         self.client = client
         self.modifier = modifier
         self.onEvent = onEvent
@@ -55,18 +57,27 @@ final class RemoteChangeReader: ChangeReader {
             }
             // Reconnect: at once after a clean end, then with capped exponential backoff.
             let wait = failures == 0 ? 0.1 : min(5.0, 0.25 * pow(2, Double(min(failures, 5))))
-            let deadline = Date().addingTimeInterval(wait)
-            while Date() < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
+            // The monotonic clock: a wall clock set back or forward does not stretch or skip the wait.
+            let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+            while ContinuousClock.now < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
         }
     }
 
     private func receive(_ event: ServerSentEvent) {
+        // Parsed, and its author looked up (a read of the cache), before taking the lock.
+        var parsed: Notification?
+        if event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)),
+           var notification = RemoteWire.notification(payload, sequence: 0) {
+            // The event ID is the server's change sequence, with `.N` for a change's later notifications.
+            let changeSequence = event.id.flatMap { Int64($0.split(separator: ".").first ?? "") }
+            notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName, changeSequence) }
+            parsed = notification
+        }
         let waiters: [CheckedContinuation<Void, Never>] = state.withLock { state in
             if let id = event.id { state.lastEventID = id }
-            guard event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)) else { return [] }
+            guard var notification = parsed else { return [] }
             state.lastSequence += 1
-            guard var notification = RemoteWire.notification(payload, sequence: state.lastSequence) else { return [] }
-            notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName) }
+            notification.changeSequence = state.lastSequence
             state.events.append((state.lastSequence, notification))
             if state.events.count > Self.bufferLimit { state.events.removeFirst(state.events.count - Self.bufferLimit) }
             defer { state.waiters.removeAll() }
@@ -126,9 +137,9 @@ final class RemoteChangeReader: ChangeReader {
 extension RemoteStore {
     package func openChangeReader() throws -> any ChangeReader {
         let user = configuration.user
-        let reader = RemoteChangeReader(client: client, modifier: { [self] name in
+        let reader = RemoteChangeReader(client: client, modifier: { [self] name, sequence in
             // A push does not say who changed the record; this process knows its own changes.
-            guard let user, isOwnChange(name) else { return nil }
+            guard let user, isOwnChange(name, sequence: sequence) else { return nil }
             return Record.ID(recordName: "_" + user)
         }, onEvent: { [self] in noteChange() })
         reader.start()

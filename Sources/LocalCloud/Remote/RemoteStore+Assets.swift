@@ -20,7 +20,7 @@ extension RemoteStore {
     /// the only copy until the outbox uploads them.
     func trimAssetCache(sparing spared: String? = nil) {
         let limit = configuration.assetCacheLimit
-        var keep = Set(((try? outbox.items()) ?? []).flatMap { $0.assets.values })
+        var keep = Set(((try? outbox.items(allUsers: true)) ?? []).flatMap { $0.assets.values })
         if let spared { keep.insert(spared) }
         let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
         guard let files = FileManager.default.enumerator(at: assetCacheDirectory, includingPropertiesForKeys: keys) else { return }

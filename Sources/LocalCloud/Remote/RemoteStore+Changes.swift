@@ -49,13 +49,20 @@ extension RemoteStore {
         return text
     }
 
+    /// The server's token for now (the one a fetch of database changes from the beginning ends
+    /// with). While the server is away: the token the local cache is current to, so that changes
+    /// fetched after reconnecting include everything the cached pages lack.
     package func currentChangeToken() throws -> ServerChangeToken {
-        // The newest token is the one a fetch from the beginning ends with.
-        var page = try databaseChanges(since: nil, limit: 400, context: StoreContext(scope: .public, user: configuration.user))
-        while page.moreComing {
-            page = try databaseChanges(since: page.token, limit: 400, context: StoreContext(scope: .public, user: configuration.user))
+        // Known to be away: the cache's answer without waiting for another timeout.
+        if !reachable.load(ordering: .relaxed), let cached = try responses.changeToken(.public) {
+            return ServerChangeToken(syncToken: cached)
         }
-        return page.token
+        do {
+            return ServerChangeToken(syncToken: try reaching { try databaseToken(scope: .public, since: nil) }.token)
+        } catch let error as CloudError where Self.isOffline(error) {
+            guard let cached = try responses.changeToken(.public) else { throw error }
+            return ServerChangeToken(syncToken: cached)
+        }
     }
 
     package func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {

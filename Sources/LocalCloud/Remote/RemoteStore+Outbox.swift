@@ -3,16 +3,16 @@ import Synchronization
 
 // The outbox: creates and deletes made while the server is away, uploaded in order once it answers.
 extension RemoteStore {
-    /// Queues `items` when every one can wait (a create of a new record, an unconditional delete)
-    /// and answers as the server would; `nil` when some item needs the server now.
-    func enqueue(_ items: [ModifyItem], context: StoreContext) throws -> [ModifyItemResult]? {
+    /// Queues `items` (saves with their policy and the change tag they were made against; deletes
+    /// with the tag of the version the user last saw, from the cache) and answers as the server would.
+    func enqueue(_ items: [ModifyItem], context: StoreContext) throws -> [ModifyItemResult] {
         var queued: [Outbox.Item] = []
         var results: [ModifyItemResult] = []
-        let now = Date()
+        // The server's time as best known: a wrong local clock does not misplace a queued row.
+        let now = client.serverClock.now()
         for item in items {
             switch item {
             case .save(let record, let rule):
-                guard rule.policy == .ifServerRecordUnchanged, !rule.replacesFields, record.snapshot.recordChangeTag == nil else { return nil }
                 var state = record.snapshot
                 var assets: [String: String] = [:]
                 for (key, value) in state.fields {
@@ -22,35 +22,42 @@ extension RemoteStore {
                     assets[key] = digest
                     state.fields[key] = .asset(Asset(fileURL: assetCache.url(forDigest: digest), contentDigest: digest, size: size))
                 }
-                var json = RemoteWire.recordJSON(record, allFields: true, receipts: [:])
+                let tag = state.recordChangeTag
+                // A create carries every field; an update what its policy writes (the changed keys, or all).
+                var json = RemoteWire.recordJSON(record, allFields: tag == nil || rule.writesAllFields, receipts: [:])
                 if case .object(var object) = json, case .object(var fields)? = object["fields"] {
                     for key in assets.keys { fields[key] = nil }
                     object["fields"] = .object(fields)
                     json = .object(object)
                 }
-                queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: .create, recordID: record.recordID,
-                                          record: json, assets: assets))
+                queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: tag == nil ? .create : .update,
+                                          recordID: record.recordID, record: json, assets: assets, rule: rule, changeTag: tag,
+                                          queued: now))
                 state.changed = []
-                state.creationDate = now
+                if tag == nil {
+                    state.creationDate = now
+                    state.creatorUserRecordID = context.user.map { Record.ID(recordName: "_" + $0) }
+                }
                 state.modificationDate = now
-                state.creatorUserRecordID = context.user.map { Record.ID(recordName: "_" + $0) }
-                state.lastModifiedUserRecordID = state.creatorUserRecordID
+                state.lastModifiedUserRecordID = context.user.map { Record.ID(recordName: "_" + $0) }
                 results.append(ModifyItemResult(recordID: record.recordID,
                                                 outcome: .saved(Record(recordType: record.recordType, recordID: record.recordID, state: state))))
             case .delete(let id, let tag):
-                guard tag == nil else { return nil }
-                queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: .delete, recordID: id, record: nil, assets: [:]))
+                // The version on the user's screen: a record changed since then conflicts instead of vanishing.
+                let seen = tag ?? (try? responses.cachedRecord(id.recordName, zone: id.zoneID.webServicesJSON, scope: context.scope))?
+                    .flatMap { $0["recordChangeTag"]?.stringValue }
+                queued.append(Outbox.Item(sequence: 0, scope: context.scope, kind: .delete, recordID: id, record: nil, assets: [:],
+                                          changeTag: seen, queued: now))
                 results.append(ModifyItemResult(recordID: id, outcome: .deleted))
             }
         }
         try outbox.append(queued)
-        noteOwnChanges(items.map(\.recordID.recordName))
         startUploading()
         return results
     }
 
-    /// Changes waiting in the outbox, oldest first (refused ones with their reason); a create
-    /// carries its record, assets pointing at the cached files.
+    /// Changes waiting in the outbox, oldest first (refused ones with their reason, conflicts with
+    /// the server's copy); a save carries its record, assets pointing at the cached files.
     package func pendingChanges() throws -> [PendingChange] {
         try outbox.items().map { item in
             var record: Record?
@@ -64,7 +71,9 @@ extension RemoteStore {
                                            "userRecordName": configuration.user.map { .string("_" + $0) } ?? .null])
                 record = try? RemoteWire.serverRecord(.object(json), zoneID: item.recordID.zoneID, assetFile: cachedAsset)
             }
-            return PendingChange(recordID: item.recordID, isDelete: item.kind == .delete, failure: item.failure, record: record)
+            let serverRecord = item.serverRecord.flatMap { try? RemoteWire.serverRecord($0, zoneID: item.recordID.zoneID, assetFile: cachedAsset) }
+            return PendingChange(recordID: item.recordID, isDelete: item.kind == .delete, failure: item.failure, record: record,
+                                 serverRecord: serverRecord, policy: item.rule.policy)
         }
     }
 
@@ -73,47 +82,140 @@ extension RemoteStore {
     }
 
     /// Uploads the oldest waiting change. Returns false when nothing is left.
+    ///
+    /// A conflict (the server's record changed since the change was made, or a create's name is
+    /// taken by different content) is settled by the change's save policy:
+    /// `ifServerRecordUnchanged` keeps it in the outbox, marked, with the server's copy;
+    /// `changedKeys` writes its keys onto the server's copy (an update against the server's tag,
+    /// tried again if that changes too); `allKeys` replaces the server's copy. A delete of a changed
+    /// record is kept, marked, with the server's copy.
     /// - Throws: network and sign-in errors, which leave the change in place for a later attempt.
     func uploadNext() throws -> Bool {
         guard let item = try outbox.next() else { return false }
         let context = StoreContext(scope: item.scope, user: configuration.user)
-        let operation: JSONValue
+        var record: [String: JSONValue]
+        var operationType: String
         switch item.kind {
-        case .create:
-            guard case .object(var record)? = item.record else {
+        case .create, .update:
+            guard case .object(let json)? = item.record else {
                 try outbox.markFailed(item.sequence, reason: "The queued record could not be read back")
                 return true
             }
+            record = json
             var fields = record["fields"]?.objectValue ?? [:]
             for (field, digest) in item.assets.sorted(by: { $0.key < $1.key }) {
                 fields[field] = try uploadCachedAsset(digest: digest, field: field, recordType: record["recordType"]?.stringValue ?? "",
                                                      recordName: item.recordID.recordName, context: context)
             }
             record["fields"] = .object(fields)
-            operation = .object(["operationType": .string("create"), "record": .object(record)])
+            record["recordChangeTag"] = item.changeTag.map(JSONValue.string)
+            operationType = item.kind == .create ? "create" : (item.rule.writesAllFields ? "replace" : "update")
         case .delete:
-            operation = .object(["operationType": .string("forceDelete"), "record": .object([
-                "recordName": .string(item.recordID.recordName), "zoneID": item.recordID.zoneID.webServicesJSON,
-            ])])
+            record = ["recordName": .string(item.recordID.recordName), "zoneID": item.recordID.zoneID.webServicesJSON]
+            record["recordChangeTag"] = item.changeTag.map(JSONValue.string)
+            operationType = item.changeTag == nil ? "forceDelete" : "delete"
         }
+        // A policy that settles conflicts sends again after one; a few rounds at most.
+        for _ in 0..<5 {
+            let (result, error) = try sendQueued(operationType, record, item: item)
+            guard let error else {
+                try outbox.remove(item.sequence)
+                return true
+            }
+            let conflict = error.code == .serverRecordChanged || (item.kind == .create && error.code == .constraintViolation)
+            guard conflict else {
+                if error.code == .unknownItem && item.kind == .delete {
+                    // Already gone: an earlier attempt landed (a crash or a lost answer after the commit).
+                    try outbox.remove(item.sequence)
+                } else {
+                    try outbox.markFailed(item.sequence, reason: error.message)
+                }
+                return true
+            }
+            let server = try result["serverRecord"].flatMap { $0.objectValue == nil ? nil : $0 } ?? lookUpRaw(item.recordID, context: context)
+            if item.kind != .delete, let server, Self.holds(server, item, record, user: configuration.user) {
+                // The server already has exactly this: an earlier attempt landed.
+                try outbox.remove(item.sequence)
+                return true
+            }
+            guard item.kind != .delete, let server, let serverTag = server["recordChangeTag"]?.stringValue else {
+                try outbox.markFailed(item.sequence, reason: Self.conflictReason(item, server), serverRecord: server)
+                return true
+            }
+            switch item.rule.policy {
+            case .ifServerRecordUnchanged:
+                try outbox.markFailed(item.sequence, reason: Self.conflictReason(item, server), serverRecord: server)
+                return true
+            case .changedKeys:
+                // This change's keys onto the server's version.
+                record["recordChangeTag"] = .string(serverTag)
+                operationType = "update"
+            case .allKeys:
+                record["recordChangeTag"] = nil
+                operationType = "forceReplace"
+            }
+        }
+        try outbox.markFailed(item.sequence, reason: "The record kept changing on the server while this change uploaded")
+        return true
+    }
+
+    /// Sends one queued operation: the item's result and its error, if any.
+    private func sendQueued(_ operationType: String, _ record: [String: JSONValue], item: Outbox.Item) throws -> (JSONValue, CloudError?) {
         noteOwnChanges([item.recordID.recordName])
-        // Idempotent by construction: a repeated create answers EXISTS, a repeated delete NOT_FOUND.
-        let answer = try reaching {
-            try client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]), idempotent: true)
+        let operation = JSONValue.object(["operationType": .string(operationType), "record": .object(record)])
+        // Safe to repeat: a repeated create answers EXISTS with the same content, a repeated
+        // conditional write a conflict holding it, a repeated delete NOT_FOUND.
+        let answer: JSONValue
+        do {
+            answer = try reaching {
+                try client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]), idempotent: true)
+            }
+        } catch let error as CloudError where error.code == .networkUnavailable {
+            forgetOwnChanges([item.recordID.recordName])
+            throw error
         }
         noteChange()
         let result = answer.at("records", "0") ?? .null
-        switch Self.itemError(result)?.code {
-        case nil:
-            try outbox.remove(item.sequence)
-        case .constraintViolation? where item.kind == .create, .unknownItem? where item.kind == .delete:
-            // An earlier attempt landed (a crash or a lost answer after the server's commit).
-            try outbox.remove(item.sequence)
-        case .some:
-            let reason = Self.itemError(result)?.message ?? "refused"
-            try outbox.markFailed(item.sequence, reason: reason)
+        let error = Self.itemError(result)
+        if error != nil { forgetOwnChanges([item.recordID.recordName]) }
+        return (result, error)
+    }
+
+    /// The server's record as JSON (`records/lookup`), `nil` when it has none.
+    private func lookUpRaw(_ id: Record.ID, context: StoreContext) throws -> JSONValue? {
+        let body = JSONValue.object(["records": .array([.object(["recordName": .string(id.recordName)])]), "zoneID": id.zoneID.webServicesJSON])
+        let answer = try reaching { try client.database(context.scope, "records/lookup", body: body, idempotent: true) }
+        guard let item = answer.at("records", "0"), Self.itemError(item) == nil else { return nil }
+        return item
+    }
+
+    /// Whether the server's record already holds every field this save writes, made by `user`
+    /// (a create's creator, an update's last modifier): the save (or an earlier attempt of it) landed.
+    static func holds(_ server: JSONValue, _ item: Outbox.Item, _ record: [String: JSONValue], user: String?) -> Bool {
+        if let user {
+            let by = server.at(item.kind == .create ? "created" : "modified", "userRecordName")?.stringValue
+            guard by == nil || by == "_" + user else { return false }
+        }
+        guard let written = record["fields"]?.objectValue, let have = server["fields"]?.objectValue else { return false }
+        for (key, field) in written {
+            if let digest = item.assets[key] {
+                guard have[key]?.at("value", "fileChecksum")?.stringValue == digest else { return false }
+            } else if (field["value"] ?? .null) != (have[key]?["value"] ?? .null) {
+                return false
+            }
         }
         return true
+    }
+
+    /// The line shown on the row of a change kept after a conflict.
+    static func conflictReason(_ item: Outbox.Item, _ server: JSONValue?) -> String {
+        let who = server?.at("modified", "userRecordName")?.stringValue.map { " by " + ($0.hasPrefix("_") ? String($0.dropFirst()) : $0) } ?? ""
+        switch item.kind {
+        case .delete where server == nil: return "Conflict: the record is gone from the server"
+        case .delete: return "Conflict: changed on the server\(who) since it was deleted here; not deleted"
+        case .create: return "Conflict: the server has another record with this name\(who)"
+        case .update: return "Conflict: changed on the server\(who) since it was read"
+        }
     }
 }
 
@@ -123,61 +225,14 @@ package struct PendingChange: Sendable {
     package var isDelete: Bool
     /// Why the server refused it; `nil` while it waits.
     package var failure: String?
-    /// A create's record, as it will be saved.
+    /// A save's record, as it will be saved.
     package var record: Record?
-}
+    /// After a conflict: the server's version, to show or to merge with.
+    package var serverRecord: Record?
+    /// A save's policy, which decided what a conflict did.
+    package var policy: ModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged
 
-/// The outbox's one upload thread: started when there is something to send, it sends changes
-/// one at a time and backs off (up to 30 s) while the server cannot be reached.
-final class OutboxUploader: Sendable {
-    private struct State {
-        var running = false
-        var stopped = false
-        /// Set by `start` while running: try again now rather than after the backoff.
-        var nudged = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Runs `uploadNext` until it returns false; a thrown error waits, then retries.
-    func start(_ uploadNext: @escaping @Sendable () throws -> Bool) {
-        let startThread = state.withLock { state -> Bool in
-            guard !state.stopped else { return false }
-            if state.running {
-                state.nudged = true
-                return false
-            }
-            state.running = true
-            return true
-        }
-        guard startThread else { return }
-        let thread = Thread { [self] in
-            var failures = 0
-            while !state.withLock({ $0.stopped }) {
-                do {
-                    guard try uploadNext() else { break }
-                    failures = 0
-                } catch {
-                    failures += 1
-                    let wait = min(30.0, 0.5 * pow(2, Double(min(failures, 6))))
-                    let deadline = Date().addingTimeInterval(wait)
-                    while Date() < deadline {
-                        let wake = state.withLock { state in
-                            defer { state.nudged = false }
-                            return state.stopped || state.nudged
-                        }
-                        if wake { break }
-                        Thread.sleep(forTimeInterval: 0.05)
-                    }
-                }
-            }
-            state.withLock { $0.running = false }
-        }
-        thread.name = "LocalCloud outbox"
-        thread.start()
-    }
-
-    func stop() {
-        state.withLock { $0.stopped = true }
-    }
+    /// Whether it was kept because the server's record changed (or a create's name was taken by
+    /// other content): ``serverRecord`` is that version.
+    package var isConflict: Bool { serverRecord != nil }
 }

@@ -13,6 +13,7 @@ extension RemoteStore {
             if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
             let items: [JSONValue]
             do {
+                ensureCacheToken(context.scope)
                 let answer = try reaching { try client.database(context.scope, "records/lookup", body: .object(body), idempotent: true) }
                 items = try Self.items(answer, "records", expected: zoneIDs.count)
                 for (id, item) in zip(zoneIDs, items) where Self.itemError(item) == nil {
@@ -60,11 +61,15 @@ extension RemoteStore {
                  "user": context.user.map(JSONValue.string) ?? .null, "request": .object(request)])
     }
 
-    /// Runs a request and notes whether the server answered.
+    /// Runs a request and notes whether the server answered. The first answer after a network
+    /// failure starts the catch-up and the outbox's upload at once.
     func reaching<T>(_ request: () throws -> T) throws -> T {
         do {
             let value = try request()
-            reachable.store(true, ordering: .relaxed)
+            if !reachable.exchange(true, ordering: .relaxed) {
+                startCatchUp()
+                if (try? outbox.next()) != nil { startUploading() }
+            }
             return value
         } catch let error as CloudError where Self.isOffline(error) {
             reachable.store(false, ordering: .relaxed)
@@ -82,14 +87,16 @@ extension RemoteStore {
             body["query"] = try RemoteWire.queryJSON(request)
         }
         if let desiredKeys = request.desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
-        // First pages are kept, so the list can be drawn while the server is away.
-        let key = request.continuationMarker == nil ? Self.cacheKey("page", context, body) : nil
+        // Pages are kept (later ones by their continuation marker, which names the row they follow),
+        // so the list can be drawn and scrolled while the server is away.
+        let key = Self.cacheKey("page", context, body)
         let answer: JSONValue
         do {
+            ensureCacheToken(context.scope)
             answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
-            if let key { try? responses.store(answer, for: key) }
+            try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
-            guard let key, let cached = try? responses.value(for: key) else { throw error }
+            guard let cached = try? responses.value(for: key) else { throw error }
             let records = try (cached["records"]?.arrayValue ?? []).filter { Self.itemError($0) == nil }.map {
                 try RemoteWire.serverRecord($0, zoneID: request.zoneID, assetFile: cachedAsset)
             }
@@ -108,10 +115,12 @@ extension RemoteStore {
         guard !items.isEmpty else { return [] }
         do {
             return try reaching { try send(items, atomically: atomically, context: context) }
-        } catch let error as CloudError where Self.isOffline(error) && configuration.queuesWhenOffline {
-            // Creates and deletes wait in the outbox; anything that needs the server's copy fails now.
-            guard let queued = try enqueue(items, context: context) else { throw error }
-            return queued
+        } catch let error as CloudError where Self.isOffline(error) {
+            // Nothing reached the server: no notification will come for these.
+            if error.code == .networkUnavailable { forgetOwnChanges(items.map(\.recordID.recordName)) }
+            guard configuration.queuesWhenOffline else { throw error }
+            // Saves and deletes wait in the outbox with their policy and change tag.
+            return try enqueue(items, context: context)
         }
     }
 
@@ -149,6 +158,7 @@ extension RemoteStore {
             let (type, result) = typed
             if var error = Self.itemError(result) {
                 error.recordID = item.recordID
+                forgetOwnChanges([item.recordID.recordName])
                 // The in-process API says serverRecordChanged where the wire's create says EXISTS.
                 if type == "create", error.code == .constraintViolation { error.code = .serverRecordChanged }
                 if let server = result["serverRecord"], server.objectValue != nil {

@@ -27,11 +27,9 @@ package final class RemoteStore: CloudStore {
     let cacheDirectory: URL
     /// Changes seen through this store (its own writes and pushed notifications): the change stamp.
     let commits = Atomic<UInt64>(0)
-    /// Records this process saved or deleted lately, and when: a push payload does not say who
-    /// made a change, so notifications about these are marked as the signed-in user's own.
-    let ownChanges = Mutex<[String: ContinuousClock.Instant]>([:])
-    /// How long a change counts as this process's own.
-    static let ownChangeWindow: Duration = .seconds(60)
+    /// For each record, the change sequence of the last pushed change claimed as this machine's
+    /// own: one change can fire several subscriptions, and each of its notifications is own.
+    let ownChangeSequences = Mutex<[String: Int64]>([:])
 
     /// Creates and deletes waiting for the server.
     let outbox: Outbox
@@ -39,7 +37,9 @@ package final class RemoteStore: CloudStore {
     let responses: ResponseCache
     /// Whether the last request reached the server (`false` after a network failure).
     let reachable = Atomic<Bool>(true)
-    let uploader = OutboxUploader()
+    let uploader = BackgroundWorker(name: "LocalCloud outbox")
+    /// Runs the catch-up (``catchUp(_:)``) after launch and after each reconnect.
+    let catchUpWorker = BackgroundWorker(name: "LocalCloud catch-up")
 
     init(client: WebServicesClient, configuration: Container.Configuration) throws {
         self.client = client
@@ -48,7 +48,7 @@ package final class RemoteStore: CloudStore {
         cacheDirectory = configuration.containerDirectory
             .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
-        outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"))
+        outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"), user: configuration.user)
         responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"))
     }
 
@@ -68,11 +68,14 @@ package final class RemoteStore: CloudStore {
         try FileManager.default.createDirectory(at: store.assetCacheDirectory, withIntermediateDirectories: true)
         // What an earlier process queued goes up as soon as the server answers.
         if try store.outbox.next() != nil { store.startUploading() }
+        // What changed while no process was running reaches the cache.
+        if try store.responses.changeToken(.public) != nil || store.responses.changeToken(.private) != nil { store.startCatchUp() }
         return store
     }
 
     package func close() {
         uploader.stop()
+        catchUpWorker.stop()
     }
 
     package func changeStamp() throws -> ChangeStamp {
@@ -83,19 +86,28 @@ package final class RemoteStore: CloudStore {
         commits.add(1, ordering: .releasing)
     }
 
+    /// Counts changes about to be sent as this machine's own (see ``isOwnChange(_:sequence:)``).
     func noteOwnChanges(_ recordNames: [String]) {
-        let now = ContinuousClock.now
-        ownChanges.withLock { changes in
-            changes = changes.filter { now - $0.value < Self.ownChangeWindow }
-            for name in recordNames { changes[name] = now }
-        }
+        guard let user = configuration.user else { return }
+        try? responses.noteOwnChanges(recordNames, user: user)
     }
 
-    /// Whether this process changed the record within ``ownChangeWindow``.
-    func isOwnChange(_ recordName: String) -> Bool {
-        ownChanges.withLock { changes in
-            changes[recordName].map { ContinuousClock.now - $0 < Self.ownChangeWindow } ?? false
-        }
+    /// Whether a pushed change (change-log `sequence`) to `recordName` is one this machine made.
+    ///
+    /// Exact, not a time window: each save or delete sent from this cache is counted before it is
+    /// sent (and taken back if refused), and each pushed change of that record claims one count.
+    /// The notifications of one change (it may fire several subscriptions) share its sequence.
+    func isOwnChange(_ recordName: String, sequence: Int64?) -> Bool {
+        if let sequence, ownChangeSequences.withLock({ $0[recordName] == sequence }) { return true }
+        guard let user = configuration.user, (try? responses.claimOwnChange(recordName, user: user)) == true else { return false }
+        if let sequence { ownChangeSequences.withLock { $0[recordName] = sequence } }
+        return true
+    }
+
+    /// Takes back counts of changes the server refused: no notification will come for them.
+    func forgetOwnChanges(_ recordNames: [String]) {
+        guard let user = configuration.user else { return }
+        for name in recordNames { try? responses.forgetOwnChange(name, user: user) }
     }
 
     /// `serverRejectedRequest` for what only the server's administrator does.

@@ -16,11 +16,15 @@ package struct WebServicesClient: Sendable {
     package var endpoint: WebServicesEndpoint
     package var transport: HTTPTransport
     package var retry: RetryPolicy
+    /// The server's clock against this machine's, from each answer's `Date` (shared by copies).
+    package let serverClock: ServerClock
 
-    package init(endpoint: WebServicesEndpoint, transport: HTTPTransport = HTTPTransport(), retry: RetryPolicy = RetryPolicy()) {
+    package init(endpoint: WebServicesEndpoint, transport: HTTPTransport = HTTPTransport(), retry: RetryPolicy = RetryPolicy(),
+                 serverClock: ServerClock = ServerClock()) {
         self.endpoint = endpoint
         self.transport = transport
         self.retry = retry
+        self.serverClock = serverClock
     }
 
     /// `POST` (or `GET` without a body) `/database/1/{container}/{environment}/{database}/{path}`.
@@ -41,7 +45,7 @@ package struct WebServicesClient: Sendable {
     package func signIn(user: String, password: String) throws -> String {
         let body = JSONValue.object(["user": .string(user), "password": .string(password)])
         // Not retried: a wrong password must not count twice against the throttle.
-        let answer = try WebServicesClient(endpoint: endpoint, transport: transport, retry: .never)
+        let answer = try WebServicesClient(endpoint: endpoint, transport: transport, retry: .never, serverClock: serverClock)
             .json("POST", endpoint.signinURL, body: body, idempotent: false)
         guard let token = answer["ckWebAuthToken"]?.stringValue, !token.isEmpty else {
             throw CloudError(.networkFailure, "\(endpoint.host) answered the sign-in without a ckWebAuthToken")
@@ -113,7 +117,9 @@ package struct WebServicesClient: Sendable {
         if bytes != nil { headers.append(("Content-Type", contentType)) }
         let request = HTTPTransport.Request(method: method, url: url, headers: headers, body: bytes)
         return try withRetries(idempotent: idempotent) {
-            try decode(transport.send(request), url: url)
+            let response = try transport.send(request)
+            serverClock.observe(serverDate: response.serverDate, at: Date())
+            return try decode(response, url: url)
         }
     }
 

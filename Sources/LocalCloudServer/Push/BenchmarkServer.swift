@@ -11,14 +11,22 @@ import Logging
 package enum BenchmarkServer {
     package static let apiToken = "bench-api-token"
 
-    /// - Parameter port: 0 for a free one; a given port brings a stopped bench server back where it was.
-    package static func run(dataDirectory: URL, port: Int = 0, onListening: @escaping @Sendable (String) async -> Void) async throws {
+    /// - Parameters:
+    ///   - port: 0 for a free one; a given port brings a stopped bench server back where it was.
+    ///   - stopRequested: when given, the server shuts down gracefully once it returns (clients
+    ///     may be connecting then); without it, it serves until the task is cancelled.
+    package static func run(dataDirectory: URL, port: Int = 0, onListening: @escaping @Sendable (String) async -> Void,
+                            until stopRequested: (@Sendable () async -> Void)? = nil) async throws {
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
         configuration.port = port
         var logger = Logger(label: "bench-server")
         logger.logLevel = .warning
         let server = CloudServer(configuration: configuration, authenticator: FixedCredentials(), logger: logger)
-        try await server.makeApplication(onListening: onListening).run()
+        if let stopRequested {
+            try await server.run(onListening: onListening, until: stopRequested)
+        } else {
+            try await server.makeApplication(onListening: onListening).run()
+        }
     }
 
     private struct FixedCredentials: RequestAuthenticator {

@@ -119,7 +119,8 @@ extension CloudServer {
         let zone = try call.zoneID()
         let limit = try resultsLimit(call.body["resultsLimit"], maximum: maximumResultsLimit)
         let token = try SyncTokenCoding.decode(call.body["syncToken"])
-        let recordTypes = try call.desiredKeys(call.body["desiredRecordTypes"]).map(Set.init)
+        // Only when sent: `desiredKeys(nil)` would read the body's desiredKeys instead.
+        let recordTypes = try call.body["desiredRecordTypes"].flatMap { try call.desiredKeys($0) }.map(Set.init)
         let page = try await call.database.recordZoneChanges(inZoneWith: zone, since: token, desiredKeys: try call.desiredKeys(), resultsLimit: limit)
         var records: [JSONValue] = []
         for (id, result) in page.modificationResultsByID.sorted(by: { $0.key.recordName < $1.key.recordName }) {

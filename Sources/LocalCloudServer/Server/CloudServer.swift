@@ -6,6 +6,7 @@ import LocalCloud
 import Logging
 import NIOCore
 import NIOSSL
+import ServiceLifecycle
 
 /// `localcloud serve`: CloudKit Web Services over every container in a data directory.
 ///
@@ -34,6 +35,22 @@ package struct CloudServer: Sendable {
     package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
         let app = try makeApplication(onListening: onListening)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+
+    /// Serves until `stopRequested` returns, then shuts down gracefully, as on SIGTERM: in-flight
+    /// requests finish and every accepted connection is closed properly. (Cancelling the serving
+    /// task instead can trap in NIO when a connection is accepted at that moment:
+    /// apple/swift-nio#3481.) For a server inside another program, such as tests.
+    package func run(onListening: @escaping @Sendable (String) async -> Void,
+                     until stopRequested: @escaping @Sendable () async -> Void) async throws {
+        let app = try makeApplication(onListening: onListening)
+        let group = ServiceGroup(configuration: .init(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        let stopper = Task {
+            await stopRequested()
+            await group.triggerGracefulShutdown()
+        }
+        defer { stopper.cancel() }
+        try await group.run()
     }
 
     func makeApplication(onListening: @escaping @Sendable (String) async -> Void) throws -> some ApplicationProtocol {

@@ -61,3 +61,15 @@ serve_kill() {
   wait "$SERVE_PID" 2>/dev/null || true
   SERVE_PID=""
 }
+
+# serve_foodpin DATA_DIR: FoodPin's schema, accounts alice (password alice-secret) and bob
+# (bob-secret) and an API token (in $TOKEN), then serve_start; $PORT is the port it got.
+serve_foodpin() {
+  local data="$1"
+  "$LOCALCLOUD_BIN" --data-dir "$data" schema import "$SERVE_ROOT/Assets/FoodPin.ckdb" >/dev/null
+  printf '%s' "alice-secret" | "$LOCALCLOUD_BIN" --data-dir "$data" users add alice --password-stdin >/dev/null
+  printf '%s' "bob-secret" | "$LOCALCLOUD_BIN" --data-dir "$data" users add bob --password-stdin >/dev/null
+  TOKEN="$("$LOCALCLOUD_BIN" --data-dir "$data" tokens create)"
+  serve_start "$data"
+  PORT="${SERVE_URL##*:}"
+}

@@ -93,6 +93,32 @@ import Testing
         #expect(list.items.map(\.id) == ["r0", "r1", "r2"])
     }
 
+    @Test func aDeletionTheServerRefusedAfterQueueingShowsTheRowAgainWithTheReason() {
+        var list = DiscoverList()
+        list.replace(with: page(restaurants(0..<3), cursor: nil))
+        list.removeOptimistically(id: "r1")
+        list.confirmRemoval(id: "r1")   // queued offline: the store answered "deleted"
+        #expect(list.items.map(\.id) == ["r0", "r2"])
+        // The upload met a conflict: the refresh brings the server's version back, marked.
+        var refused = restaurants(0..<3)
+        refused[1].uploadFailure = "Conflict: changed on the server by bob since it was deleted here; not deleted"
+        list.mergeRefresh(page(refused, cursor: nil))
+        #expect(list.items.map(\.id) == ["r0", "r1", "r2"])
+        #expect(list.restaurant(withID: "r1")?.uploadFailure?.hasPrefix("Conflict:") == true)
+    }
+
+    @Test func theCatchUpDropsDeletedRowsAndReplacesChangedOnesInPlace() {
+        var list = DiscoverList()
+        list.replace(with: page(restaurants(0..<6), cursor: "c"))
+        list.select(id: "r3")
+        var renamed = restaurants(4..<5)[0]
+        renamed.name = "Renamed"
+        list.applyChanges(deleted: ["r1", "r5", "unknown"], updated: [renamed, .fixture("not-loaded", minutesAgo: 1)])
+        #expect(list.items.map(\.id) == ["r0", "r2", "r3", "r4"], "a changed row that is not loaded is left to paging")
+        #expect(list.restaurant(withID: "r4")?.name == "Renamed")
+        #expect(list.selected?.id == "r3")
+    }
+
     @Test func needsMoreNearTheEnd() {
         var list = DiscoverList()
         list.replace(with: page(restaurants(0..<20), cursor: "c"))

@@ -79,3 +79,17 @@ extension RemoteStatusTests {
         #expect(lines[7].contains("✗ not uploaded: Permission Failure: no"), "never silently dropped")
     }
 }
+
+extension RemoteStatusTests {
+    @Test func aClockThatIsOffIsSaidOnTheStatusLineAndTimesUseTheServers() {
+        var state = AppState.loaded(restaurants(0..<3), width: 60, height: 12, config: remoteConfig())
+        state.clockOffset = -5 * 3600 - 40   // the server reads 5 h earlier: this clock is ahead
+        #expect(view(state, width: 60, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "cloud.example · clock 5 h ahead")
+        state.clockOffset = 7 * 60
+        #expect(state.clockNote == "clock 7 min behind")
+        state.clockOffset = 119
+        #expect(state.clockNote == nil, "within two minutes is not worth a word")
+        #expect(view(state, width: 60, height: 12).lines[1].trimmingCharacters(in: .whitespaces) == "cloud.example")
+    }
+}
+

@@ -1,0 +1,87 @@
+import Foundation
+import Synchronization
+
+/// One background thread of a remote store's (the outbox's uploads, the catch-up): started when
+/// there is work, it runs a step until the step says it is done, and backs off (up to 30 s) while
+/// the step throws (the server cannot be reached).
+///
+/// ```swift
+/// let uploader = BackgroundWorker(name: "LocalCloud outbox")
+/// uploader.start { try uploadNext() }   // true: call again; false: done
+/// uploader.start { … }                  // while running: try again now rather than after the backoff
+/// ```
+///
+/// Waits use the monotonic clock, so a wall clock that is off (or is set while waiting) neither
+/// stretches a backoff to hours nor skips it.
+final class BackgroundWorker: Sendable {
+    private struct State {
+        var running = false
+        var stopped = false
+        /// Set by `start` while running: try again now rather than after the backoff.
+        var nudged = false
+    }
+
+    private let name: String
+    private let state = Mutex(State())
+
+    init(name: String) {
+        self.name = name
+    }
+
+    /// Runs `step` until it returns false; a thrown error waits, then retries. While a run is
+    /// under way, a second `start` only cuts its current wait short (the running step is kept).
+    func start(_ step: @escaping @Sendable () throws -> Bool) {
+        let startThread = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            if state.running {
+                state.nudged = true
+                return false
+            }
+            state.running = true
+            return true
+        }
+        guard startThread else { return }
+        let thread = Thread { [self] in
+            var failures = 0
+            while !state.withLock({ $0.stopped }) {
+                do {
+                    if try step() {
+                        failures = 0
+                        continue
+                    }
+                    // Done, unless a `start` came while the step ran: then its work may not be in it.
+                    let again = state.withLock { state -> Bool in
+                        if state.nudged && !state.stopped {
+                            state.nudged = false
+                            return true
+                        }
+                        state.running = false
+                        return false
+                    }
+                    if again { continue }
+                    return
+                } catch {
+                    failures += 1
+                    let wait = Duration.milliseconds(Int64(min(30.0, 0.5 * pow(2, Double(min(failures, 6)))) * 1000))
+                    let deadline = ContinuousClock.now + wait
+                    while ContinuousClock.now < deadline {
+                        let wake = state.withLock { state in
+                            defer { state.nudged = false }
+                            return state.stopped || state.nudged
+                        }
+                        if wake { break }
+                        Thread.sleep(forTimeInterval: 0.05)
+                    }
+                }
+            }
+            state.withLock { $0.running = false }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Ends the thread after its current step; later `start`s do nothing.
+    func stop() {
+        state.withLock { $0.stopped = true }
+    }
+}
