@@ -25,6 +25,16 @@ import Testing
         return (changed, deleted, token)
     }
 
+    @Test func aPositionIsTheSameBytesInEveryProcess() throws {
+        // Sorted keys, not the hash seed's order: a restarted server gives a client that is up to
+        // date the very token it holds.
+        let token = ServerChangeToken(epoch: "e1", sequence: 300)
+        #expect(String(decoding: token.data, as: UTF8.self) == #"{"epoch":"e1","sequence":300}"#)
+        let snapshot = ServerChangeToken(epoch: "e1", sequence: 300, snapshotAfterRowID: 7)
+        #expect(String(decoding: snapshot.data, as: UTF8.self) == #"{"epoch":"e1","sequence":300,"snapshotAfterRowID":7}"#)
+        #expect(try ServerChangeToken(data: snapshot.data) == snapshot)
+    }
+
     @Test func firstFetchPagesTheCurrentRecordsThenChangesFollow() async throws {
         let cloud = TestCloud()
         let db = cloud.container().publicCloudDatabase

@@ -41,8 +41,13 @@ public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConver
     package var wireSyncToken: String? { syncToken }
 
     /// The token as bytes, to store anywhere.
+    ///
+    /// Keys sorted: the same position is the same bytes in every process (a server restarted on
+    /// another hash seed must not hand a client a "new" token for where it already was).
     public var data: Data {
-        (try? JSONEncoder().encode(self)) ?? Data()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data()
     }
 
     /// A token from ``data``.
