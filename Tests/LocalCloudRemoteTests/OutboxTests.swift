@@ -145,7 +145,9 @@ struct OutboxTests {
             _ = try await alice.publicCloudDatabase.save(Record(recordType: "Restaurant"))
             Issue.record("an offline save without queueing succeeded")
         } catch let error as CloudError {
-            #expect(error.code == .networkUnavailable)
+            // Unavailable when the port is closed; a parallel test's server may take the freed port
+            // meanwhile, and a connection to a server that is not this one's fails as a network failure.
+            #expect(error.code == .networkUnavailable || error.code == .networkFailure, "\(error)")
         }
         #expect(alice.pendingChanges().isEmpty)
     }
