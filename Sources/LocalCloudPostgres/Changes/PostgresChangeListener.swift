@@ -112,7 +112,7 @@ package final class PostgresChangeListener: Sendable {
     func stamp() -> ChangeStamp {
         state.withLock { state in
             if !state.listening { state.generation &+= 1 }
-            return ChangeStamp(commits: state.generation, files: [state.listening ? 1 : 0])
+            return ChangeStamp(commits: state.generation)
         }
     }
 
@@ -122,15 +122,20 @@ package final class PostgresChangeListener: Sendable {
         for wakeup in state.withLock({ Array($0.readers.values) }) { wakeup.fire() }
     }
 
-    /// A NOTIFY or a (re)connection: whatever was cached may be stale, and readers should look.
-    private func heard(connectedTo backendProcessID: Int32?? = nil) {
+    /// A NOTIFY: some node committed, so whatever was cached may be stale and readers should look.
+    private func heardNotification() {
+        state.withLock { $0.generation &+= 1 }
+        ringAll()
+    }
+
+    /// Listening (again): commits made while it was not were not heard, so the stamp moves and
+    /// every reader looks, catching up by sequence.
+    private func connected(backendProcessID: Int32?) {
         state.withLock { state in
             state.generation &+= 1
-            if let backendProcessID {
-                state.listening = true
-                state.backendProcessID = backendProcessID
-                state.connections += 1
-            }
+            state.listening = true
+            state.backendProcessID = backendProcessID
+            state.connections += 1
         }
         ringAll()
     }
@@ -162,9 +167,8 @@ package final class PostgresChangeListener: Sendable {
                     let backend = try await connection.query("SELECT pg_backend_pid()", logger: logger)
                         .collect().first?.decode(Int32.self)
                     try await connection.listen(on: channel) { notifications in
-                        // Listening now: whatever committed while it was not, readers catch up by sequence.
-                        heard(connectedTo: .some(backend))
-                        for try await _ in notifications { heard() }
+                        connected(backendProcessID: backend)
+                        for try await _ in notifications { heardNotification() }
                     }
                 } catch {}
                 try? await connection.close()
