@@ -156,7 +156,7 @@ for i in $(seq 1 12); do
   curl -sS -N "$node/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse-$i.txt" 2>/dev/null &
   EXTRA_SSE+=($!)
 done
-listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'"; }
+listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'"; }
 streams_open() { for i in $(seq 1 12); do grep -q ': connected' "$TMP/sse-$i.txt" || return 1; done; }
 wait_until 30 streams_open || fail "the extra SSE streams did not open"
 curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","record":{"recordName":"fan-out","recordType":"Restaurant","fields":{"name":{"value":"Fan-out"}}}}]}' \
