@@ -32,7 +32,8 @@ package final class PostgresStore: Sendable {
     let collationIsC: Bool
     let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
-    /// the change stamp in memory.
+    /// the change stamp in memory. Started by the first reader or change stamp, so a console
+    /// command that only reads or writes opens none.
     package let listener: PostgresChangeListener
 
     /// The NOTIFY channel commits to this schema signal, with the new last sequence as payload.
@@ -99,13 +100,11 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX")
-        let shared = stores.withLock { stores in
+        return stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
             return store
         }
-        shared.listener.start()
-        return shared
     }
 
     /// `lc_<container>_<environment>_<hash>`: lower-case letters, digits and underscores, at most
