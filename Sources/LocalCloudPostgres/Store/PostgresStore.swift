@@ -36,7 +36,8 @@ package final class PostgresStore: Sendable {
     /// command that only reads or writes opens none.
     package let listener: PostgresChangeListener
 
-    /// The NOTIFY channel commits to this schema signal, with the new last sequence as payload.
+    /// The NOTIFY channel commits to this schema signal: a record or zone change's carries the
+    /// new last sequence, every other write's an empty payload.
     package var channel: String { schema }
 
     private init(pool: PostgresPool, schema: String, containerIdentifier: String, environment: Container.Environment,
