@@ -7,7 +7,7 @@
 #   - node 1 is SIGKILLed: nginx sends alice to node 2; she keeps browsing and bob's next add
 #     reaches her there; queries through nginx keep succeeding;
 #   - node 1 back: 12 SSE streams over both nodes all get the next save, and PostgreSQL has one
-#     LISTEN backend per node;
+#     LISTEN backend per node; a page node 1 cached shows a save through node 2 within 2 s;
 #   - 8 writers × 100 adds (each with a photo) spread over both nodes and nginx: every
 #     acknowledged record is present exactly once and every photo's bytes are intact;
 #   - PostgreSQL stopped and started under load from 8 threads on both nodes: every answer is a
@@ -129,6 +129,11 @@ curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create
 wait_until 2 grep -q 'bobs-cafe' "$TMP/sse.txt" || fail "bob's save on node 2 did not reach alice's stream on node 1 within 2 s"
 pass "bob's save on node 2 reached alice's SSE stream on node 1 in $(( $(date +%s%3N) - start_ms )) ms"
 kill "$SSE_PID" 2>/dev/null || true; SSE_PID=""
+# That save is a new restaurant on alice's screen too: take it in now, so the banner below counts
+# only bob's next add (it had raced with the kill: "2 new restaurants" when both came together).
+wait_for "1 new restaurant — press r" 10
+send r
+wait_for "Bob's Caf" 10
 
 # Node 1 dies: nginx sends alice to node 2, where bob's next add reaches her.
 kill -KILL "$NODE1_PID"; wait "$NODE1_PID" 2>/dev/null || true; NODE1_PID=""
@@ -151,7 +156,7 @@ for i in $(seq 1 12); do
   curl -sS -N "$node/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse-$i.txt" 2>/dev/null &
   EXTRA_SSE+=($!)
 done
-listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'"; }
+listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'"; }
 streams_open() { for i in $(seq 1 12); do grep -q ': connected' "$TMP/sse-$i.txt" || return 1; done; }
 wait_until 30 streams_open || fail "the extra SSE streams did not open"
 curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","record":{"recordName":"fan-out","recordType":"Restaurant","fields":{"name":{"value":"Fan-out"}}}}]}' \
@@ -162,6 +167,18 @@ backends="$(listen_backends)"
 [ "$backends" = 2 ] || fail "$backends LISTEN backends for 2 nodes and 12 SSE streams (want 2)"
 pass "12 SSE streams over two nodes: every stream got the next save, and PostgreSQL has $backends LISTEN backends (one per node)"
 kill "${EXTRA_SSE[@]}" 2>/dev/null || true; EXTRA_SSE=()
+
+# Node 1's response cache keys on its in-memory change stamp: a save through node 2 makes the
+# page it cached stale as soon as the NOTIFY arrives.
+NEWEST='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":3}'
+newest_on_node1() { curl -sS -X POST --data "$NEWEST" "$NODE1/database/1/$C/development/public/records/query?ckAPIToken=$API"; }
+newest_on_node1 >/dev/null && newest_on_node1 >/dev/null   # computed once, then served from the cache
+curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","record":{"recordName":"cache-probe","recordType":"Restaurant","fields":{"name":{"value":"Cache probe"}}}}]}' \
+  "$NODE2/database/1/$C/development/public/records/modify?ckAPIToken=$API&ckWebAuthToken=$BOB" || fail "the cache probe save"
+start_ms=$(date +%s%3N)
+node1_sees_probe() { newest_on_node1 | grep -q 'cache-probe'; }
+wait_until 2 node1_sees_probe || fail "node 1 kept serving a cached page 2 s after a save through node 2"
+pass "a page cached on node 1 showed a save through node 2 after $(( $(date +%s%3N) - start_ms )) ms"
 
 # 8 writers × 100 adds over node 1, node 2 and nginx.
 pids=()

@@ -5,6 +5,9 @@ import PostgresNIO
 import PostgresTestSupport
 import Synchronization
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The store's one LISTEN connection: shared by every reader, reconnected after a drop with a
 /// catch-up by sequence, and the source of the in-memory change stamp.
@@ -73,10 +76,10 @@ struct PostgresChangeListenerTests {
         #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("while-down") } })
         #expect(store.listener.connectionCount >= 2)
         #expect(store.listener.isListening)
-        // One LISTEN backend per node, node 1's a new one.
+        // Node 1's LISTEN backend is a new one, and the only one: node 2 only wrote, so it listens to nothing.
         let reconnected = try #require(store.listener.backendProcessID)
         #expect(reconnected != backend)
-        #expect(try listenBackends(store).sorted() == [Int(reconnected), Int(try #require(fixture.store(node: 2).listener.backendProcessID))].sorted())
+        #expect(try listenBackends(store) == [Int(reconnected)])
         // And the new connection hears the next commit.
         _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after")))
         #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("after") } })
@@ -88,7 +91,9 @@ struct PostgresChangeListenerTests {
         let node1 = fixture.container(user: "alice", node: 1).publicCloudDatabase
         let node2 = fixture.container(user: "bob", node: 2).publicCloudDatabase
         let store = try fixture.store(node: 1)
-        _ = try fixture.store(node: 2)
+        // Not listening before the first stamp is asked for: every read differs.
+        #expect(!store.listener.isListening)
+        #expect(try store.changeStamp() != store.changeStamp())
         #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
         // Still while nothing commits: a cache keyed by it keeps its entries.
         let quiet = try store.changeStamp()
@@ -106,11 +111,37 @@ struct PostgresChangeListenerTests {
         #expect(await poll(timeout: .seconds(5)) { (try? store.changeStamp()) != beforeSubscription })
     }
 
-    /// The server processes on the fixture's database whose last statement was a LISTEN.
+    @Test func aListenConnectionThatStopsAnsweringIsReplaced() async throws {
+        let fixture = try PostgresFixture()
+        let store = try fixture.store()
+        // A listener of its own, probing often; the store's own listens beside it.
+        let listener = PostgresChangeListener(url: fixture.url, channel: store.channel, connectTimeout: .seconds(3),
+                                              probeInterval: .milliseconds(300), probeTimeout: .seconds(1))
+        listener.start()
+        defer { listener.stop() }
+        let (_, wakeup) = listener.register()
+        #expect(await poll(timeout: .seconds(20)) { listener.isListening })
+        let backend = try #require(listener.backendProcessID)
+        // Its server process stops: the connection stays open and answers nothing, as when the
+        // database's host is lost without closing it.
+        #expect(kill(backend, SIGSTOP) == 0)
+        defer { kill(backend, SIGCONT) }
+        #expect(await poll(timeout: .seconds(20)) { listener.connectionCount >= 2 && listener.isListening })
+        #expect(listener.backendProcessID != backend)
+        // The new connection hears the next commit.
+        await wakeup.wait(upTo: .milliseconds(1))  // the reconnection's ring
+        _ = try await fixture.container().publicCloudDatabase.save(Record(recordType: "Restaurant"))
+        let start = ContinuousClock.now
+        await wakeup.wait(upTo: .seconds(20))
+        #expect(ContinuousClock.now - start < .seconds(20))
+    }
+
+    /// The server processes of LISTEN connections on the fixture's database (their last statement
+    /// is the LISTEN, or a liveness probe's `SELECT 1`).
     private func listenBackends(_ store: PostgresStore) throws -> [Int] {
         try store.pool.wait { pool in
             try await pool.rows("""
-                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query ILIKE 'LISTEN%'
+                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'
                 """).map { Int(try $0.decode(Int32.self)) }
         }
     }

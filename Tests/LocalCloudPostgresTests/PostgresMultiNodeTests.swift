@@ -93,6 +93,8 @@ struct PostgresMultiNodeTests {
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
         let store = try fixture.store()
+        _ = try store.changeStamp()  // starts the LISTEN connection, as the server's first cached request does
+        #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
         try cluster.restart(stopOnly: true)
         // Calls fail within the URL's connect_timeout (3 s), not after the pool's reconnection backoff.
         let started = ContinuousClock.now

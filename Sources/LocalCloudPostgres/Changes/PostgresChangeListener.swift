@@ -21,6 +21,10 @@ import Synchronization
 /// connection is down is lost, so after every (re)connection the listener rings every reader once
 /// and each catches up by sequence number. Until the connection is up (``isListening``), the
 /// change stamp differs on every read, so no cache can outlive a commit this node did not hear.
+///
+/// A connection can die without closing (the server's host lost, a stopped backend, a NAT that
+/// forgot it): every `probeInterval` the listener asks `SELECT 1` on it, and a connection that
+/// does not answer within `probeTimeout` is closed and replaced.
 package final class PostgresChangeListener: Sendable {
     private struct State {
         var readers: [Int: Wakeup] = [:]
@@ -40,11 +44,16 @@ package final class PostgresChangeListener: Sendable {
     private let channel: String
     /// How long a (re)connection attempt may take before it is retried.
     private let connectTimeout: Duration
+    private let probeInterval: Duration
+    private let probeTimeout: Duration
 
-    init(url: PostgresURL, channel: String, connectTimeout: Duration) {
+    package init(url: PostgresURL, channel: String, connectTimeout: Duration,
+                 probeInterval: Duration = .seconds(30), probeTimeout: Duration = .seconds(10)) {
         self.url = url
         self.channel = channel
         self.connectTimeout = connectTimeout
+        self.probeInterval = probeInterval
+        self.probeTimeout = probeTimeout
     }
 
     deinit { stop() }
@@ -52,7 +61,7 @@ package final class PostgresChangeListener: Sendable {
     // MARK: Lifecycle
 
     /// Starts listening, once; later calls do nothing.
-    func start() {
+    package func start() {
         state.withLock { state in
             guard state.task == nil else { return }
             // On the bridge's threads, like every database call (see ``PostgresPool``).
@@ -61,7 +70,7 @@ package final class PostgresChangeListener: Sendable {
     }
 
     /// Stops listening and wakes every reader.
-    func stop() {
+    package func stop() {
         let task = state.withLock { state -> Task<Void, Never>? in
             defer { state.task = nil }
             state.listening = false
@@ -74,7 +83,7 @@ package final class PostgresChangeListener: Sendable {
     // MARK: Readers
 
     /// Registers a reader; its wakeup rings on every commit and after every reconnection.
-    func register() -> (id: Int, wakeup: Wakeup) {
+    package func register() -> (id: Int, wakeup: Wakeup) {
         let wakeup = Wakeup()
         let id = state.withLock { state in
             defer { state.nextReader += 1 }
@@ -84,7 +93,7 @@ package final class PostgresChangeListener: Sendable {
         return (id, wakeup)
     }
 
-    func unregister(_ id: Int) {
+    package func unregister(_ id: Int) {
         _ = state.withLock { $0.readers.removeValue(forKey: id) }
     }
 
@@ -112,7 +121,7 @@ package final class PostgresChangeListener: Sendable {
     func stamp() -> ChangeStamp {
         state.withLock { state in
             if !state.listening { state.generation &+= 1 }
-            return ChangeStamp(commits: state.generation, files: [state.listening ? 1 : 0])
+            return ChangeStamp(commits: state.generation)
         }
     }
 
@@ -122,15 +131,20 @@ package final class PostgresChangeListener: Sendable {
         for wakeup in state.withLock({ Array($0.readers.values) }) { wakeup.fire() }
     }
 
-    /// A NOTIFY or a (re)connection: whatever was cached may be stale, and readers should look.
-    private func heard(connectedTo backendProcessID: Int32?? = nil) {
+    /// A NOTIFY: some node committed, so whatever was cached may be stale and readers should look.
+    private func heardNotification() {
+        state.withLock { $0.generation &+= 1 }
+        ringAll()
+    }
+
+    /// Listening (again): commits made while it was not were not heard, so the stamp moves and
+    /// every reader looks, catching up by sequence.
+    private func connected(backendProcessID: Int32?) {
         state.withLock { state in
             state.generation &+= 1
-            if let backendProcessID {
-                state.listening = true
-                state.backendProcessID = backendProcessID
-                state.connections += 1
-            }
+            state.listening = true
+            state.backendProcessID = backendProcessID
+            state.connections += 1
         }
         ringAll()
     }
@@ -161,10 +175,14 @@ package final class PostgresChangeListener: Sendable {
                 do {
                     let backend = try await connection.query("SELECT pg_backend_pid()", logger: logger)
                         .collect().first?.decode(Int32.self)
+                    let (interval, timeout, probeLogger) = (probeInterval, probeTimeout, logger)
                     try await connection.listen(on: channel) { notifications in
-                        // Listening now: whatever committed while it was not, readers catch up by sequence.
-                        heard(connectedTo: .some(backend))
-                        for try await _ in notifications { heard() }
+                        connected(backendProcessID: backend)
+                        let prober = Task(executorPreference: BridgeExecutor.shared) {
+                            await Self.probe(connection, every: interval, timeout: timeout, logger: probeLogger)
+                        }
+                        defer { prober.cancel() }
+                        for try await _ in notifications { heardNotification() }
                     }
                 } catch {}
                 try? await connection.close()
@@ -175,4 +193,35 @@ package final class PostgresChangeListener: Sendable {
             try? await Task.sleep(for: .milliseconds(min(2000, 50 << min(attempt, 6))))
         }
     }
+
+    /// Asks `SELECT 1` every `interval` until cancelled; closes the connection when an answer
+    /// does not come within `timeout`, which ends the LISTEN and starts a reconnection.
+    private static func probe(_ connection: PostgresConnection, every interval: Duration, timeout: Duration, logger: Logger) async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: interval)
+            if Task.isCancelled { return }
+            let answered = ProbeAnswer()
+            // Its own task: a query on a dead connection may never return, and must not hold the prober.
+            let query = Task(executorPreference: BridgeExecutor.shared) {
+                if (try? await connection.query("SELECT 1", logger: logger).collect()) != nil {
+                    answered.arrived.store(true, ordering: .releasing)
+                }
+            }
+            let deadline = ContinuousClock.now + timeout
+            while !answered.arrived.load(ordering: .acquiring), ContinuousClock.now < deadline, !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(50))  // how often the prober looks for the answer
+            }
+            if Task.isCancelled { return }
+            guard answered.arrived.load(ordering: .acquiring) else {
+                query.cancel()
+                try? await connection.close()
+                return
+            }
+        }
+    }
+}
+
+/// Whether one probe's `SELECT 1` was answered.
+private final class ProbeAnswer: Sendable {
+    let arrived = Atomic<Bool>(false)
 }

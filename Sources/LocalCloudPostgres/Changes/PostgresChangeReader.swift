@@ -6,7 +6,8 @@ import Synchronization
 
 extension PostgresStore: ChangeFeed {
     package func openChangeReader() throws -> any ChangeReader {
-        PostgresChangeReader(store: self)
+        listener.start()
+        return PostgresChangeReader(store: self)
     }
 
     package func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool {
@@ -23,7 +24,8 @@ extension PostgresStore: ChangeFeed {
     /// when its NOTIFY arrives (milliseconds); while the LISTEN connection is down it differs on
     /// every read, so nothing is served from a cache that could have missed a commit.
     package func changeStamp() throws -> ChangeStamp {
-        listener.stamp()
+        listener.start()
+        return listener.stamp()
     }
 }
 

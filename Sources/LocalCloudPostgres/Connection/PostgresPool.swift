@@ -140,7 +140,7 @@ package final class PostgresPool: Sendable {
         defer { closeWatch.remove(watch) }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                race.start(continuation)
+                guard race.start(continuation) else { return }
                 race.work = Task(executorPreference: BridgeExecutor.shared) {
                     do {
                         race.finish(.success(try await body(connection)))
@@ -294,6 +294,8 @@ private final class ConnectionCloseWatch: Sendable {
 private final class FirstOutcome<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
+        /// An outcome that came before ``start(_:)`` (the connection was already closed).
+        var early: Result<T, any Error>?
         var work: Task<Void, Never>?
         var finished = false
     }
@@ -311,20 +313,29 @@ private final class FirstOutcome<T: Sendable>: Sendable {
         }
     }
 
-    func start(_ continuation: CheckedContinuation<T, any Error>) {
-        state.withLock { $0.continuation = continuation }
+    /// Waits on `continuation`; `false` when an outcome came first (it is resumed with that at once).
+    func start(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
+        let early = state.withLock { state -> Result<T, any Error>? in
+            guard state.finished else {
+                state.continuation = continuation
+                return nil
+            }
+            return state.early
+        }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
     }
 
     func finish(_ result: Result<T, any Error>) {
         let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
-            defer {
-                state.continuation = nil
-                state.finished = true
-            }
-            return (state.continuation, state.finished ? nil : state.work)
+            guard !state.finished else { return (nil, nil) }
+            state.finished = true
+            defer { state.continuation = nil }
+            if state.continuation == nil { state.early = result }
+            return (state.continuation, state.work)
         }
-        guard let continuation else { return }
-        continuation.resume(with: result)
+        continuation?.resume(with: result)
         if case .failure = result { work?.cancel() }
     }
 

@@ -32,10 +32,12 @@ package final class PostgresStore: Sendable {
     let collationIsC: Bool
     let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
-    /// the change stamp in memory.
+    /// the change stamp in memory. Started by the first reader or change stamp, so a console
+    /// command that only reads or writes opens none.
     package let listener: PostgresChangeListener
 
-    /// The NOTIFY channel commits to this schema signal, with the new last sequence as payload.
+    /// The NOTIFY channel commits to this schema signal: a record or zone change's carries the
+    /// new last sequence, every other write's an empty payload.
     package var channel: String { schema }
 
     private init(pool: PostgresPool, schema: String, containerIdentifier: String, environment: Container.Environment,
@@ -99,13 +101,11 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX")
-        let shared = stores.withLock { stores in
+        return stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
             return store
         }
-        shared.listener.start()
-        return shared
     }
 
     /// `lc_<container>_<environment>_<hash>`: lower-case letters, digits and underscores, at most
