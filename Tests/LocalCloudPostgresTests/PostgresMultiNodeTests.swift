@@ -88,7 +88,10 @@ struct PostgresMultiNodeTests {
         // Its own cluster: the restart must not disturb the tests running beside it.
         let cluster = try PostgresCluster.startPrivate()
         defer { cluster.stop() }
-        let fixture = try PostgresFixture(cluster: cluster)
+        // connect_timeout=1: the 8 saves wait in turn (a database runs 4 operations at once), so
+        // under a loaded full-suite run the default 3 s could add up past the bound below, which is
+        // there to tell a deadline from the pool's own reconnection wait (60 s).
+        let fixture = try PostgresFixture(cluster: cluster, connectTimeout: .seconds(1))
         let db = fixture.container(user: "alice").publicCloudDatabase
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
@@ -96,7 +99,7 @@ struct PostgresMultiNodeTests {
         _ = try store.changeStamp()  // starts the LISTEN connection, as the server's first cached request does
         #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
         try cluster.restart(stopOnly: true)
-        // Calls fail within the URL's connect_timeout (3 s), not after the pool's reconnection backoff.
+        // Calls fail within the URL's connect_timeout, not after the pool's reconnection backoff.
         let started = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (Result<Record, any Error>, Duration).self) { group in
             for index in 0..<8 {

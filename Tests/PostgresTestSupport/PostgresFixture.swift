@@ -9,8 +9,11 @@ package final class PostgresFixture: @unchecked Sendable {
     package let directory: URL
 
     /// - Parameter cluster: the process's shared cluster unless given (a test that restarts its own).
-    package init(cluster: PostgresCluster? = nil) throws {
-        url = try (cluster ?? PostgresCluster.shared()).makeDatabase()
+    /// - Parameter connectTimeout: the URL's `connect_timeout` when not the default.
+    package init(cluster: PostgresCluster? = nil, connectTimeout: Duration? = nil) throws {
+        var url = try (cluster ?? PostgresCluster.shared()).makeDatabase()
+        if let connectTimeout { url.connectTimeout = connectTimeout }
+        self.url = url
         directory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
             .appendingPathComponent("localcloud-pg-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
