@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Scale-out benchmark (issue 12): the server on SQLite and on PostgreSQL, one node and two.
 #
-#   scripts/bench/multinode.sh [--records 100000] [--duration 10] [--growth "10000 100000 1000000"] [--seed-limit 100000]
+#   scripts/bench/multinode.sh [--records 100000] [--duration 10] [--growth "10000 100000 1000000"] [--seed-limit 100000] [--growth-only]
 #
 # In one run, on this machine, with release builds:
 #   - wrk on the Discover page (records/query, 50 rows; as repeated, which the server's response
@@ -20,13 +20,15 @@ RECORDS=100000
 DURATION=10
 GROWTH="10000 100000 1000000"
 SEED_LIMIT=100000
+GROWTH_ONLY=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS="$2"; shift 2 ;;
     --duration) DURATION="$2"; shift 2 ;;
     --growth) GROWTH="$2"; shift 2 ;;
     --seed-limit) SEED_LIMIT="$2"; shift 2 ;;
-    *) echo "usage: $0 [--records N] [--duration SECONDS] [--growth \"N1 N2 …\"] [--seed-limit N]" >&2; exit 2 ;;
+    --growth-only) GROWTH_ONLY=1; shift ;;
+    *) echo "usage: $0 [--records N] [--duration SECONDS] [--growth \"N1 N2 …\"] [--seed-limit N] [--growth-only]" >&2; exit 2 ;;
   esac
 done
 for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
@@ -57,8 +59,6 @@ C=iCloud.FoodPin
 pg_start >&2
 DB="$PG_URL"
 SQLITE="$TMP/sqlite"
-"$BIN/localcloud-bench" seed --data-dir "$SQLITE" --records "$RECORDS" --container "$C" >&2
-"$BIN/localcloud-bench" seed --database "$DB" --records "$RECORDS" --container "$C" >&2
 
 # credentials STORE-ARGS… → API and USER_TOKEN for that store
 credentials() {
@@ -98,6 +98,9 @@ bench_setup() {
 }
 NODE_NOTES=()
 
+if [ -z "$GROWTH_ONLY" ]; then
+"$BIN/localcloud-bench" seed --data-dir "$SQLITE" --records "$RECORDS" --container "$C" >&2
+"$BIN/localcloud-bench" seed --database "$DB" --records "$RECORDS" --container "$C" >&2
 echo "| Setup | Measure (32 connections) | Requests/s | p50 ms | p99 ms | Errors |"
 echo "|---|---|---:|---:|---:|---:|"
 credentials --data-dir "$SQLITE"
@@ -139,10 +142,11 @@ read -r p50 p99 max count < <(python3 scripts/bench/sse_latency.py --writer "$NO
   --api-token "$API" --user-token "$USER_TOKEN" --saves 200)
 echo "Commit on node 1 → SSE event on node 2 ($count saves): p50 $p50 ms, p99 $p99 ms, max $max ms"
 echo
+fi
 
 # Page time as PostgreSQL grows (the Discover query's first page and a page 5,000 rows deep).
-echo "| Restaurants in PostgreSQL | First page p50 ms | Page at row 5,000 p50 ms |"
-echo "|---:|---:|---:|"
+echo "| Restaurants in PostgreSQL | First page p50 ms (HTTP, node, PostgreSQL) | Page at row 5,000 p50 ms | First page inside PostgreSQL (EXPLAIN ANALYZE, median of 30) | Plan |"
+echo "|---:|---:|---:|---:|---|"
 # A database of its own, grown in steps, behind one node.
 pg_psql "CREATE DATABASE growth" >/dev/null
 GROW_DB="${DB%/*}/growth"
@@ -151,6 +155,32 @@ start_node grow "$(free_port)" --database "$GROW_DB"; GROW_NODE="$NODE_URL"
 count() { "$LOCALCLOUD_BIN" --database "$GROW_DB" --container "$C" --json status | python3 -c 'import json,sys; print(json.load(sys.stdin)["records"])'; }
 have="$(count)"
 grow_psql() { pg_as "$PG_BIN/psql" -X -q -At -v ON_ERROR_STOP=1 -h "$PG_DIR" -p "$PG_PORT" -U localcloud -d growth -c "$1"; }
+# capture_discover_sql: the Discover query's SQL as the store sends it (from the statement log
+# while the node answers one page), for PostgreSQL's own execution time at each size.
+capture_discover_sql() {
+  grow_psql "ALTER SYSTEM SET log_min_duration_statement = 0" >/dev/null
+  grow_psql "SELECT pg_reload_conf()" >/dev/null
+  curl -sf -o /dev/null -X POST --data "$DISCOVER" "$GROW_NODE/database/1/$C/development/public/records/query?ckAPIToken=$API"
+  grow_psql "ALTER SYSTEM RESET log_min_duration_statement" >/dev/null
+  grow_psql "SELECT pg_reload_conf()" >/dev/null
+  python3 scripts/bench/support/discover_sql.py "$PG_DIR/server.log" > "$TMP/discover.sql"
+}
+# execution_ms: the median of PostgreSQL's "Execution Time" over 30 EXPLAIN ANALYZE runs.
+execution_ms() {
+  local i
+  for i in $(seq 30); do
+    grow_psql "EXPLAIN (ANALYZE, FORMAT JSON) $(cat "$TMP/discover.sql")" \
+      | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["Execution Time"])'
+  done | python3 -c 'import statistics,sys; print(f"{statistics.median(float(x) for x in sys.stdin):.3f}")'
+}
+# top_scan: the plan's first scan node and its index.
+top_scan() {
+  grow_psql "EXPLAIN (FORMAT JSON) $(cat "$TMP/discover.sql")" | python3 -c '
+import json, sys
+node = json.load(sys.stdin)[0]["Plan"]
+while "Index Name" not in node and node.get("Plans"): node = node["Plans"][0]
+print(node["Node Type"] + (" on " + node["Index Name"] if "Index Name" in node else ""))'
+}
 for target in $GROWTH; do
   # Through the store's save path up to --seed-limit; past it, copies of those rows made in SQL
   # (new names, older creation times, so they sort after them), which is minutes, not hours.
@@ -168,8 +198,13 @@ for target in $GROWTH; do
                FROM (SELECT * FROM $schema.records WHERE record_name NOT LIKE '%-copy-%' ORDER BY id LIMIT $SEED_LIMIT) r,
                  generate_series(1, $(( (target - have + SEED_LIMIT - 1) / SEED_LIMIT ))) g
                LIMIT $((target - have))" >&2
-    grow_psql "ANALYZE $schema.records" >&2
   fi
+  # Every size measured in the same state: statistics fresh, no autovacuum or checkpoint still
+  # busy with the rows just added.
+  schema="$(grow_psql "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'lc\_icloud\_foodpin\_deve\_%'")"
+  grow_psql "VACUUM ANALYZE $schema.records" >&2
+  grow_psql "CHECKPOINT" >&2
+  [ -s "$TMP/discover.sql" ] || capture_discover_sql
   have="$(count)"
   python3 - "$GROW_NODE" "$C" "$API" "$have" <<'PY'
 import json, statistics, sys, time, urllib.request
@@ -188,11 +223,14 @@ def page(marker=None):
     with urllib.request.urlopen(request) as response:
         result = json.loads(response.read())
     return (time.perf_counter() - start) * 1000, result.get("continuationMarker")
+for _ in range(200):   # warm-up: a node's new pool connections (fresh PostgreSQL backends) answer slower at first
+    page()
 first = [page()[0] for _ in range(50)]
 marker = None
 for _ in range(100):   # 100 pages of 50: row 5,000
     _, marker = page(marker)
 deep = [page(marker)[0] for _ in range(50)]
-print(f"| {int(target):,} | {statistics.median(first):.2f} | {statistics.median(deep):.2f} |")
+print(f"| {int(target):,} | {statistics.median(first):.2f} | {statistics.median(deep):.2f} ", end="")
 PY
+  echo "| $(execution_ms) ms | $(top_scan) |"
 done

@@ -69,22 +69,7 @@ curl -sf -o /dev/null -X POST -H 'Content-Type: application/json' --data "$DISCO
   "$SERVE_URL/database/1/$C/development/public/records/query?ckAPIToken=$API"
 psql_at "$PG_PORT" "ALTER SYSTEM RESET log_min_duration_statement" >/dev/null
 psql_at "$PG_PORT" "SELECT pg_reload_conf()" >/dev/null
-python3 - "$PG_DIR/server.log" > "$PG_DIR/discover.sql" <<'PY'
-import re, sys
-lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
-for i, line in enumerate(lines):
-    m = re.search(r"execute [^:]*: (SELECT .* FROM \S+\.records r WHERE .* LIMIT \$\d+)$", line)
-    if not m:
-        continue
-    sql = m.group(1)
-    detail = lines[i + 1] if i + 1 < len(lines) else ""
-    params = dict(re.findall(r"\$(\d+) = ('(?:[^']|'')*'|NULL)", detail))
-    for n in sorted(params, key=int, reverse=True):   # $10 before $1
-        sql = sql.replace(f"${n}", params[n])
-    print(sql + ";")
-    sys.exit(0)
-sys.exit("the Discover query was not found in the primary's statement log")
-PY
+python3 scripts/bench/support/discover_sql.py "$PG_DIR/server.log" > "$PG_DIR/discover.sql"
 test "$(psql_at "$REPLICA_PORT" "$(cat "$PG_DIR/discover.sql")" | wc -l)" -eq 51 \
   || { echo "the captured Discover query does not return 51 rows on the replica" >&2; exit 1; }
 
