@@ -96,9 +96,20 @@ final class ResponseCache: Sendable {
     @discardableResult
     func apply(_ changes: [ZoneChanges], scope: Database.Scope, token: String) throws -> Int {
         let byZone = Dictionary(changes.map { (Self.text($0.zone), $0) }, uniquingKeysWith: { first, _ in first })
+        // Only entries that name a changed record are read: a few changes touch a few entries.
+        let names = Set(changes.flatMap { $0.deleted.union($0.modified.keys) })
+        let needles = names.count <= Self.namesPerScan ? names.map { "%" + Self.text(.string($0)) + "%" } : nil
         return try queue.write { db in
             var changed = 0
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries")
+            let rows: [Row]
+            if names.isEmpty {
+                rows = []
+            } else if let needles {
+                rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries WHERE "
+                    + Array(repeating: "value LIKE ?", count: needles.count).joined(separator: " OR "), arguments: StatementArguments(needles))
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries")
+            }
             for row in rows {
                 let keyText: String = row["key"]
                 guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["scope"]?.int64Value == Int64(scope.rawValue),
@@ -142,6 +153,9 @@ final class ResponseCache: Sendable {
             return changed
         }
     }
+
+    /// Above this many changed records, a catch-up reads every entry rather than searching for each name.
+    static let namesPerScan = 50
 
     /// A record's JSON with only the fields a request asked for (all of them for `nil`).
     private static func restricted(_ record: JSONValue, to keys: Set<String>?) -> JSONValue {
