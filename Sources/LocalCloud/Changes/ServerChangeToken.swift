@@ -42,7 +42,10 @@ public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConver
 
     /// The token as bytes, to store anywhere.
     public var data: Data {
-        (try? JSONEncoder().encode(self)) ?? Data()
+        // Sorted keys: the same position is always the same bytes (and the same wire syncToken).
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return (try? encoder.encode(self)) ?? Data()
     }
 
     /// A token from ``data``.
