@@ -2,6 +2,7 @@ import Foundation
 import LocalCloud
 import LocalCloudServer
 import Logging
+import Synchronization
 
 /// A real `localcloud serve` in this process (the same ``CloudServer/open(configuration:logger:)``
 /// the command runs), on a free loopback port over a temporary data directory, with real
@@ -70,11 +71,22 @@ package final class RemoteTestServer: Sendable {
         }
         guard let url, let baseURL = URL(string: url) else {
             stopRequester.yield()
-            throw CloudError(.internalError, "The test server did not start within 30 s")
+            throw CloudError(.internalError, "The test server did not start within 30 s (port \(configuration.port), restart: \(previous != nil))")
         }
-        return RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
-                                stopRequester: stopRequester)
+        let started = RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
+                                       stopRequester: stopRequester)
+        if previous == nil, reservedPorts.withLock({ !$0.insert(started.port).inserted }) {
+            // The port of another test's server, stopped for now and coming back on it: take another.
+            await started.stop()
+            try? FileManager.default.removeItem(at: directory)
+            return try await start(container: container, schema: schema, users: users, tls: tls)
+        }
+        return started
     }
+
+    /// The ports of this process's servers, kept until ``removeData()``: a stopped server comes
+    /// back on its port, so no new server may take it meanwhile.
+    private static let reservedPorts = Mutex<Set<Int>>([])
 
     private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>,
                  stopRequester: AsyncStream<Void>.Continuation) {
@@ -132,7 +144,9 @@ package final class RemoteTestServer: Sendable {
         _ = try? await task.value
     }
 
+    /// Removes the data directory and gives the port back.
     package func removeData() {
         try? FileManager.default.removeItem(at: dataDirectory)
+        _ = Self.reservedPorts.withLock { $0.remove(port) }
     }
 }

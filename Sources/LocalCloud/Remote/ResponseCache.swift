@@ -75,9 +75,16 @@ final class ResponseCache: Sendable {
         }
     }
 
-    /// Forgets the token (the server compacted its log past it): the next read sets a new one.
-    func dropChangeToken(_ scope: Database.Scope) throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [scope.rawValue]) }
+    /// Forgets the token and the entries of `scope` (the server compacted its log past the token,
+    /// so what changed since cannot be known): the next reads fill the cache again, and set a new token.
+    func reset(_ scope: Database.Scope) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [scope.rawValue])
+            for keyText in try String.fetchAll(db, sql: "SELECT key FROM entries") {
+                guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["scope"]?.int64Value == Int64(scope.rawValue) else { continue }
+                try db.execute(sql: "DELETE FROM entries WHERE key = ?", arguments: [keyText])
+            }
+        }
     }
 
     /// What changed in one zone of a database since the cache's token.
