@@ -114,5 +114,28 @@ import Testing
         #expect(line?.contains("Conflict") == true, "shown on the row: \(line ?? "-")")
         await restarted.stop()
     }
+
+    @Test func offlineWithNothingCachedTheAddsMadeOfflineStillShow() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-catchup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try await server.configuration(user: "alice", dataDirectory: directory)
+        await server.stop()
+        // A first launch with the server away: nothing cached, one add queued.
+        let alice = Container(configuration: configuration)
+        let backend = CloudDiscoverBackend(container: alice)
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "queued-first"))
+        record["name"] = "Queued on a first launch"
+        _ = try await alice.publicCloudDatabase.save(record)
+        let page = try await backend.firstPage(limit: 50)
+        #expect(page.isFromCache)
+        #expect(page.restaurants.map(\.name) == ["Queued on a first launch"])
+        #expect(page.restaurants.first?.isWaiting == true)
+        // Without anything queued, the failure is the screen's to show.
+        let empty = CloudDiscoverBackend(container: Container(configuration: try await server.configuration(
+            user: "bob", dataDirectory: directory.appendingPathComponent("bob"))))
+        await #expect(throws: DiscoverError.self) { _ = try await empty.firstPage(limit: 50) }
+    }
 }
 
