@@ -53,8 +53,10 @@ package final class RemoteTestServer: Sendable {
         var logger = Logger(label: "remote-test-server")
         logger.logLevel = .critical
         let server = CloudServer.open(configuration: configuration, logger: logger)
+        if let previous { PortPlaceholder.release(previous.port) }
         let deadline = ContinuousClock.now + .seconds(30)
         var launched: (url: String, task: Task<Void, any Error>, stopRequester: AsyncStream<Void>.Continuation)?
+        var lastFailure = "no answer"
         while launched == nil && ContinuousClock.now < deadline {
             let (urls, continuation) = AsyncStream.makeStream(of: String.self)
             let (stopRequests, stopRequester) = AsyncStream.makeStream(of: Void.self)
@@ -78,29 +80,20 @@ package final class RemoteTestServer: Sendable {
                 launched = (url, task, stopRequester)
             } else {
                 stopRequester.yield()
+                if case .failure(let error) = await task.result { lastFailure = String(describing: error) }
                 // A restart waits for its port: a new server that took it meanwhile gives it back.
                 guard previous != nil else { break }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
         guard let launched, let baseURL = URL(string: launched.url) else {
-            throw CloudError(.internalError, "The test server did not start within 30 s (port \(configuration.port), restart: \(previous != nil))")
+            throw CloudError(.internalError, "The test server did not start within 30 s (port \(configuration.port), restart: \(previous != nil)): \(lastFailure)")
         }
         let (task, stopRequester) = (launched.task, launched.stopRequester)
         let started = RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
                                        stopRequester: stopRequester)
-        if previous == nil, reservedPorts.withLock({ !$0.insert(started.port).inserted }) {
-            // The port of another test's server, stopped for now and coming back on it: take another.
-            await started.stop()
-            try? FileManager.default.removeItem(at: directory)
-            return try await start(container: container, schema: schema, users: users, tls: tls)
-        }
         return started
     }
-
-    /// The ports of this process's servers, kept until ``removeData()``: a stopped server comes
-    /// back on its port, so no new server may take it meanwhile.
-    private static let reservedPorts = Mutex<Set<Int>>([])
 
     private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>,
                  stopRequester: AsyncStream<Void>.Continuation) {
@@ -156,11 +149,13 @@ package final class RemoteTestServer: Sendable {
     package func stop() async {
         stopRequester.yield()
         _ = try? await task.value
+        // Down, but the port stays this server's for a restart (see PortPlaceholder).
+        PortPlaceholder.hold(port)
     }
 
     /// Removes the data directory and gives the port back.
     package func removeData() {
         try? FileManager.default.removeItem(at: dataDirectory)
-        _ = Self.reservedPorts.withLock { $0.remove(port) }
+        PortPlaceholder.release(port)
     }
 }
