@@ -95,11 +95,12 @@ struct CatchUpTests {
             let alice = Container(configuration: configuration)
             #expect(try await Self.allRows(alice).count == Self.count, "six pages read, and cached")
         }
-        let token = Container(configuration: configuration).cacheChangeToken
-        #expect(token != nil, "the first read gave the cache a change token")
         await server.stop()
         // The cache answers every page while the server is away.
         #expect(try await Self.allRows(Container(configuration: configuration)).count == Self.count)
+        // Read with the server down: a later token can only come from a catch-up after the restart.
+        let token = Container(configuration: configuration).cacheChangeToken
+        #expect(token != nil, "the first read gave the cache a change token")
         try await Self.changeWhileAway(server)
 
         let restarted = try await RemoteTestServer.start(restarting: server)
@@ -114,10 +115,10 @@ struct CatchUpTests {
         defer { cleanUp() }
         let alice = Container(configuration: configuration)
         #expect(try await Self.allRows(alice).count == Self.count)
-        let token = alice.cacheChangeToken
         await server.stop()
         #expect(try await Self.allRows(alice).count == Self.count, "offline: from the cache")
         #expect(alice.serverIsReachable == false)
+        let token = alice.cacheChangeToken
         try await Self.changeWhileAway(server)
 
         let restarted = try await RemoteTestServer.start(restarting: server)
@@ -127,4 +128,29 @@ struct CatchUpTests {
         await restarted.stop()
         Self.expectCaughtUp(try await Self.allRows(alice))
     }
+
+    @Test func aLogCompactedPastTheCachesTokenEmptiesTheCacheRatherThanLeaveItStale() async throws {
+        let (server, configuration, cleanUp) = try await Self.filledServer()
+        defer { cleanUp() }
+        #expect(try await Self.allRows(Container(configuration: configuration)).count == Self.count)
+        await server.stop()
+        try await Self.changeWhileAway(server)
+        // The server's administrator compacts the log past every token handed out.
+        let direct = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: nil))
+        _ = try await direct.compactChangeLog(olderThan: Date().addingTimeInterval(3600))
+
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        let relaunched = Container(configuration: configuration)   // catches up at open: changeTokenExpired
+        let deadline = ContinuousClock.now + .seconds(30)
+        while relaunched.cacheChangeToken != nil && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(relaunched.cacheChangeToken == nil, "the expired token is dropped")
+        await restarted.stop()
+        let error = await #expect(throws: CloudError.self, "no stale page with the deleted rows is served") {
+            _ = try await Self.allRows(Container(configuration: configuration))
+        }
+        #expect(error?.code == .networkUnavailable)
+    }
 }
+

@@ -2,6 +2,7 @@ import Foundation
 import LocalCloud
 import LocalCloudServer
 import Logging
+import Synchronization
 
 /// A real `localcloud serve` in this process (the same ``CloudServer/open(configuration:logger:)``
 /// the command runs), on a free loopback port over a temporary data directory, with real
@@ -52,28 +53,46 @@ package final class RemoteTestServer: Sendable {
         var logger = Logger(label: "remote-test-server")
         logger.logLevel = .critical
         let server = CloudServer.open(configuration: configuration, logger: logger)
-        let (urls, continuation) = AsyncStream.makeStream(of: String.self)
-        let (stopRequests, stopRequester) = AsyncStream.makeStream(of: Void.self)
-        let task = Task {
-            try await server.run(onListening: { url in continuation.yield(url) },
-                                 until: { for await _ in stopRequests { return } })
-        }
-        let url = try await withThrowingTaskGroup(of: String?.self) { group in
-            group.addTask { await urls.first { _ in true } }
-            group.addTask {
-                try await Task.sleep(for: .seconds(30))
-                return nil
+        if let previous { PortPlaceholder.release(previous.port) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        var launched: (url: String, task: Task<Void, any Error>, stopRequester: AsyncStream<Void>.Continuation)?
+        var lastFailure = "no answer"
+        while launched == nil && ContinuousClock.now < deadline {
+            let (urls, continuation) = AsyncStream.makeStream(of: String.self)
+            let (stopRequests, stopRequester) = AsyncStream.makeStream(of: Void.self)
+            let task = Task {
+                // A failed start (the port is still held) ends the stream: no waiting for the deadline.
+                defer { continuation.finish() }
+                try await server.run(onListening: { url in continuation.yield(url) },
+                                     until: { for await _ in stopRequests { return } })
             }
-            let first = try await group.next() ?? nil
-            group.cancelAll()
-            return first
+            let url = try await withThrowingTaskGroup(of: String?.self) { group in
+                group.addTask { await urls.first { _ in true } }
+                group.addTask {
+                    try await Task.sleep(until: deadline)
+                    return nil
+                }
+                let first = try await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+            if let url {
+                launched = (url, task, stopRequester)
+            } else {
+                stopRequester.yield()
+                if case .failure(let error) = await task.result { lastFailure = String(describing: error) }
+                // A restart waits for its port: a new server that took it meanwhile gives it back.
+                guard previous != nil else { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
         }
-        guard let url, let baseURL = URL(string: url) else {
-            stopRequester.yield()
-            throw CloudError(.internalError, "The test server did not start within 30 s")
+        guard let launched, let baseURL = URL(string: launched.url) else {
+            throw CloudError(.internalError, "The test server did not start within 30 s (port \(configuration.port), restart: \(previous != nil)): \(lastFailure)")
         }
-        return RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
-                                stopRequester: stopRequester)
+        let (task, stopRequester) = (launched.task, launched.stopRequester)
+        let started = RemoteTestServer(baseURL: baseURL, dataDirectory: directory, container: container, apiToken: apiToken, task: task,
+                                       stopRequester: stopRequester)
+        return started
     }
 
     private init(baseURL: URL, dataDirectory: URL, container: String, apiToken: String, task: Task<Void, any Error>,
@@ -130,9 +149,13 @@ package final class RemoteTestServer: Sendable {
     package func stop() async {
         stopRequester.yield()
         _ = try? await task.value
+        // Down, but the port stays this server's for a restart (see PortPlaceholder).
+        PortPlaceholder.hold(port)
     }
 
+    /// Removes the data directory and gives the port back.
     package func removeData() {
         try? FileManager.default.removeItem(at: dataDirectory)
+        PortPlaceholder.release(port)
     }
 }

@@ -48,7 +48,7 @@ package final class CloudDiscoverBackend: DiscoverBackend {
 
     package func firstPage(limit: Int) async throws -> DiscoverPage {
         await seedOnce()
-        let page = withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+        let page = withPendingChanges(try await pageOrPendingOnly(limit: limit))
         // Taken after the page, so that a server that never answers costs one timeout, not two;
         // a change in between still shows: the page's rows are read again by every refresh, and
         // later pages are read after the token. Offline, a remote container answers at once with
@@ -62,7 +62,7 @@ package final class CloudDiscoverBackend: DiscoverBackend {
     /// no longer knows (a compacted log, a new server) gives the first page alone.
     package func refresh(limit: Int) async throws -> DiscoverPage {
         guard let since = changeToken.withLock({ $0 }) else { return try await firstPage(limit: limit) }
-        var page = withPendingChanges(try await page(of: RestaurantRecord.discoverQuery(), limit: limit))
+        var page = withPendingChanges(try await pageOrPendingOnly(limit: limit))
         guard !page.isFromCache else { return page }
         do {
             var token = since
@@ -90,6 +90,18 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             // The server went away between the page and the changes: the next refresh asks again.
         }
         return page
+    }
+
+    /// The Discover query's first page; offline with nothing cached yet but changes waiting in the
+    /// outbox, an empty page from the cache, so that the adds made offline still show.
+    private func pageOrPendingOnly(limit: Int) async throws -> DiscoverPage {
+        do {
+            return try await page(of: RestaurantRecord.discoverQuery(), limit: limit)
+        } catch let error as DiscoverError where error.code == .offline && !container.pendingChanges().isEmpty {
+            var page = DiscoverPage(restaurants: [], cursor: nil)
+            page.isFromCache = true
+            return page
+        }
     }
 
     /// The first page as it will be once the outbox has uploaded: adds made offline at the top,

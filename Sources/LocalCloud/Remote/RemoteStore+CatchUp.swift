@@ -28,13 +28,23 @@ extension RemoteStore {
     /// records: deleted rows leave every page they were on, changed ones are replaced.
     /// - Returns: how many cache entries changed (0 without a token: nothing is cached yet).
     /// - Throws: network errors (nothing applied; the token stays); `changeTokenExpired` after a
-    ///   compaction past the token, which also drops the token so the next read starts afresh.
+    ///   compaction past the token, which also empties the scope's cache (the next reads fill it).
     @discardableResult
     func catchUp(_ scope: Database.Scope) throws -> Int {
         guard let since = try responses.changeToken(scope) else { return 0 }
+        do {
+            return try catchUp(scope, since: since)
+        } catch let error as CloudError where error.code == .changeTokenExpired {
+            // What changed since the cache's token cannot be known: the cache starts again.
+            try? responses.reset(scope)
+            throw error
+        }
+    }
+
+    private func catchUp(_ scope: Database.Scope, since: String) throws -> Int {
         let context = StoreContext(scope: scope, user: configuration.user)
         let (zones, token) = try reaching { try databaseToken(scope: scope, since: since) }
-        var changes: [ResponseCache.ZoneChanges] = []
+        var found: [ResponseCache.ZoneChanges] = []
         for zone in zones {
             var zoneChanges = ResponseCache.ZoneChanges(zone: zone.webServicesJSON)
             var zoneToken = since
@@ -44,9 +54,9 @@ extension RemoteStore {
                     "zones": .array([.object(["zoneID": zone.webServicesJSON, "syncToken": .string(zoneToken)])]),
                     "resultsLimit": .int(200),
                 ])
-                let answer = try reaching { try client.database(context.scope, "changes/zone", body: body, idempotent: true) }
+                let answer = try reaching { try changes(context.scope, "changes/zone", body: body, hasToken: true) }
                 guard let result = answer.at("zones", "0") else { throw CloudError(.networkFailure, "changes/zone answered no zone") }
-                if let error = Self.itemError(result) {
+                if let error = Self.itemError(result).map({ Self.tokenRefusal($0, hasToken: true) }) {
                     // A zone deleted meanwhile: nothing to fetch (its cached entries stay until read again).
                     guard error.code == .zoneNotFound else { throw error }
                     break
@@ -65,9 +75,9 @@ extension RemoteStore {
                 zoneToken = next
                 moreComing = result["moreComing"]?.boolValue ?? false
             }
-            changes.append(zoneChanges)
+            found.append(zoneChanges)
         }
-        let changed = try responses.apply(changes, scope: scope, token: token)
+        let changed = try responses.apply(found, scope: scope, token: token)
         if changed > 0 { noteChange() }
         return changed
     }
@@ -81,13 +91,7 @@ extension RemoteStore {
         while moreComing {
             var body: [String: JSONValue] = ["resultsLimit": .int(400)]
             if let token { body["syncToken"] = .string(token) }
-            let answer: JSONValue
-            do {
-                answer = try client.database(context.scope, "changes/database", body: .object(body), idempotent: true)
-            } catch let error as CloudError where error.code == .changeTokenExpired {
-                try? responses.dropChangeToken(scope)
-                throw error
-            }
+            let answer = try changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
             guard let next = answer["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/database answered no syncToken") }
             for item in answer["zones"]?.arrayValue ?? [] {
                 zones.append(try RecordZone.ID(webServices: item["zoneID"]))

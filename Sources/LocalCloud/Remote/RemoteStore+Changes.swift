@@ -8,9 +8,9 @@ extension RemoteStore {
         if let token { zone["syncToken"] = .string(try Self.syncToken(token)) }
         if let desiredKeys { zone["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
         let body = JSONValue.object(["zones": .array([.object(zone)]), "resultsLimit": .int(Int64(max(1, min(limit, 200))))])
-        let answer = try client.database(context.scope, "changes/zone", body: body, idempotent: true)
+        let answer = try changes(context.scope, "changes/zone", body: body, hasToken: token != nil)
         guard let result = answer.at("zones", "0") else { throw CloudError(.networkFailure, "changes/zone answered no zone") }
-        if let error = Self.itemError(result) { throw error }
+        if let error = Self.itemError(result) { throw Self.tokenRefusal(error, hasToken: token != nil) }
         guard let next = result["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/zone answered no syncToken") }
         var page = ZoneChangesPage(token: ServerChangeToken(syncToken: next), moreComing: result["moreComing"]?.boolValue ?? false)
         for item in result["records"]?.arrayValue ?? [] {
@@ -30,7 +30,7 @@ extension RemoteStore {
     package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
         var body: [String: JSONValue] = ["resultsLimit": .int(Int64(max(1, min(limit, 400))))]
         if let token { body["syncToken"] = .string(try Self.syncToken(token)) }
-        let answer = try client.database(context.scope, "changes/database", body: .object(body), idempotent: true)
+        let answer = try changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
         guard let next = answer["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/database answered no syncToken") }
         var page = DatabaseChangesPage(token: ServerChangeToken(syncToken: next), moreComing: answer["moreComing"]?.boolValue ?? false)
         for item in answer["zones"]?.arrayValue ?? [] {
@@ -38,6 +38,26 @@ extension RemoteStore {
             if item["deleted"]?.boolValue == true { page.deletedZones.append(id) } else { page.changedZones.append(id) }
         }
         return page
+    }
+
+    /// A changes call (`changes/database`, `changes/zone`).
+    /// - Throws: `changeTokenExpired` when the server refuses the token, as the embedded store does.
+    func changes(_ scope: Database.Scope, _ path: String, body: JSONValue, hasToken: Bool) throws -> JSONValue {
+        do {
+            return try client.database(scope, path, body: body, idempotent: true)
+        } catch let error as CloudError {
+            throw Self.tokenRefusal(error, hasToken: hasToken)
+        }
+    }
+
+    /// The wire has no code of its own for an expired token: the server answers BAD_REQUEST
+    /// ("compacted past this token", "from another database"). A call whose only caller-made part
+    /// is the token means the token is no longer usable, which LocalCloud calls `changeTokenExpired`.
+    static func tokenRefusal(_ error: CloudError, hasToken: Bool) -> CloudError {
+        guard hasToken, error.code == .invalidArguments || error.code == .changeTokenExpired else { return error }
+        var expired = error
+        expired.code = .changeTokenExpired
+        return expired
     }
 
     /// The server's token inside a ``ServerChangeToken``.

@@ -75,9 +75,16 @@ final class ResponseCache: Sendable {
         }
     }
 
-    /// Forgets the token (the server compacted its log past it): the next read sets a new one.
-    func dropChangeToken(_ scope: Database.Scope) throws {
-        try queue.write { db in try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [scope.rawValue]) }
+    /// Forgets the token and the entries of `scope` (the server compacted its log past the token,
+    /// so what changed since cannot be known): the next reads fill the cache again, and set a new token.
+    func reset(_ scope: Database.Scope) throws {
+        try queue.write { db in
+            try db.execute(sql: "DELETE FROM tokens WHERE scope = ?", arguments: [scope.rawValue])
+            for keyText in try String.fetchAll(db, sql: "SELECT key FROM entries") {
+                guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["scope"]?.int64Value == Int64(scope.rawValue) else { continue }
+                try db.execute(sql: "DELETE FROM entries WHERE key = ?", arguments: [keyText])
+            }
+        }
     }
 
     /// What changed in one zone of a database since the cache's token.
@@ -96,9 +103,20 @@ final class ResponseCache: Sendable {
     @discardableResult
     func apply(_ changes: [ZoneChanges], scope: Database.Scope, token: String) throws -> Int {
         let byZone = Dictionary(changes.map { (Self.text($0.zone), $0) }, uniquingKeysWith: { first, _ in first })
+        // Only entries that name a changed record are read: a few changes touch a few entries.
+        let names = Set(changes.flatMap { $0.deleted.union($0.modified.keys) })
+        let needles = names.count <= Self.namesPerScan ? names.map { "%" + Self.text(.string($0)) + "%" } : nil
         return try queue.write { db in
             var changed = 0
-            let rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries")
+            let rows: [Row]
+            if names.isEmpty {
+                rows = []
+            } else if let needles {
+                rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries WHERE "
+                    + Array(repeating: "value LIKE ?", count: needles.count).joined(separator: " OR "), arguments: StatementArguments(needles))
+            } else {
+                rows = try Row.fetchAll(db, sql: "SELECT key, value FROM entries")
+            }
             for row in rows {
                 let keyText: String = row["key"]
                 guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["scope"]?.int64Value == Int64(scope.rawValue),
@@ -142,6 +160,9 @@ final class ResponseCache: Sendable {
             return changed
         }
     }
+
+    /// Above this many changed records, a catch-up reads every entry rather than searching for each name.
+    static let namesPerScan = 50
 
     /// A record's JSON with only the fields a request asked for (all of them for `nil`).
     private static func restricted(_ record: JSONValue, to keys: Set<String>?) -> JSONValue {

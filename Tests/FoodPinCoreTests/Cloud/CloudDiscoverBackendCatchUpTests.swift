@@ -70,4 +70,72 @@ import Testing
         #expect(again.deletedIDs.isEmpty && again.updated.isEmpty)
         await restarted.stop()
     }
+
+    @Test func aDeleteMadeOfflineThatMeetsAChangeShowsTheRowAgainMarked() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-catchup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try await server.configuration(user: "alice", dataDirectory: directory)
+        let alice = Container(configuration: configuration)
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices"))
+        record["name"] = "Alice's Cafe"
+        _ = try await alice.publicCloudDatabase.save(record)
+        let backend = CloudDiscoverBackend(container: alice)
+        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 60, height: 20, now: Date())
+        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+        #expect(state.list.items.map(\.id) == ["alices"])
+
+        // Offline, alice deletes it from the screen (the store queues it with the version she saw)…
+        await server.stop()
+        send(&state, .key(.character("d")), .key(.character("y")))
+        try await backend.delete(id: "alices")
+        send(&state, .deleteSucceeded(id: "alices"))
+        #expect(state.list.items.isEmpty)
+        // …while her other machine renames it on the server.
+        let desktop = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: "alice"))
+        let changed = try await desktop.publicCloudDatabase.record(for: record.recordID)
+        changed["name"] = "Alice's Bistro"
+        _ = try await desktop.publicCloudDatabase.save(changed)
+
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        // The first answer after the failure starts the upload, which meets the conflict.
+        _ = try await backend.refresh(limit: 50)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while alice.pendingChanges().first?.isConflict != true && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(alice.pendingChanges().first?.isConflict == true)
+        send(&state, .pageLoaded(.refresh, .success(try await backend.refresh(limit: 50))))
+        let row = try #require(state.list.restaurant(withID: "alices"), "the delete was not done: the row is back")
+        #expect(row.name == "Alice's Bistro", "as the server has it")
+        #expect(row.uploadFailure?.hasPrefix("Conflict: changed on the server by alice since it was deleted here") == true)
+        let line = view(state, width: 60, height: 20).lines.first { $0.contains("not uploaded") }
+        #expect(line?.contains("Conflict") == true, "shown on the row: \(line ?? "-")")
+        await restarted.stop()
+    }
+
+    @Test func offlineWithNothingCachedTheAddsMadeOfflineStillShow() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-catchup-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let configuration = try await server.configuration(user: "alice", dataDirectory: directory)
+        await server.stop()
+        // A first launch with the server away: nothing cached, one add queued.
+        let alice = Container(configuration: configuration)
+        let backend = CloudDiscoverBackend(container: alice)
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "queued-first"))
+        record["name"] = "Queued on a first launch"
+        _ = try await alice.publicCloudDatabase.save(record)
+        let page = try await backend.firstPage(limit: 50)
+        #expect(page.isFromCache)
+        #expect(page.restaurants.map(\.name) == ["Queued on a first launch"])
+        #expect(page.restaurants.first?.isWaiting == true)
+        // Without anything queued, the failure is the screen's to show.
+        let empty = CloudDiscoverBackend(container: Container(configuration: try await server.configuration(
+            user: "bob", dataDirectory: directory.appendingPathComponent("bob"))))
+        await #expect(throws: DiscoverError.self) { _ = try await empty.firstPage(limit: 50) }
+    }
 }
+
