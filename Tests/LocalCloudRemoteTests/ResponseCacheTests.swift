@@ -6,6 +6,37 @@ import Testing
 /// Reads while the server is away: the first pages and records last read, with their assets.
 @Suite("Remote cache")
 struct ResponseCacheTests {
+    @Test func aLaunchReadsTheLastFirstPageFromTheCache() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let client = FileManager.default.temporaryDirectory.appendingPathComponent("lcr-cache-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: client) }
+        try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
+        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+        let online = Container(configuration: configuration)
+        #expect(try await online.cachedRecords(matching: query, desiredKeys: ["name"], resultsLimit: 2) == nil, "nothing read yet")
+        for name in ["one", "two", "three"] {
+            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: name))
+            record["name"] = name
+            _ = try await online.publicCloudDatabase.save(record)
+        }
+        _ = try await online.publicCloudDatabase.records(matching: query, desiredKeys: ["name"], resultsLimit: 2)
+        await server.stop()
+
+        // A new process: the page from the cache, with its cursor.
+        let launched = Container(configuration: configuration)
+        let cached = try #require(try await launched.cachedRecords(matching: query, desiredKeys: ["name"], resultsLimit: 2))
+        #expect(cached.records.map { $0["name"] as? String } == ["three", "two"])
+        #expect(cached.cursor != nil)
+        // Another query, and a local container, have nothing cached: nil, not a network error.
+        let other = Query(recordType: "Restaurant", predicate: Predicate(format: "name == %@", "one"))
+        #expect(try await launched.cachedRecords(matching: other, resultsLimit: 2) == nil)
+        let local = Container(configuration: .init(containerIdentifier: "iCloud.Local", dataDirectory: client.appendingPathComponent("local"), user: "alice"))
+        #expect(try await local.cachedRecords(matching: query, resultsLimit: 2) == nil)
+    }
+
     @Test func theLastFirstPageAndLookedUpRecordsAnswerWhileTheServerIsAway() async throws {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }

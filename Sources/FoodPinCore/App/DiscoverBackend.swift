@@ -7,6 +7,10 @@
 package protocol DiscoverBackend: Sendable {
     /// The newest `limit` restaurants and the cursor after them.
     func firstPage(limit: Int) async throws -> DiscoverPage
+    /// The first page as last read from the server, from a local cache without asking it, or
+    /// `nil` (nothing cached, or a store that answers as fast): drawn at launch while
+    /// ``firstPage(limit:)`` asks the server.
+    func cachedFirstPage(limit: Int) async -> DiscoverPage?
     /// The first page again, with what changed on every page since the last read (deleted and
     /// changed restaurants, in ``DiscoverPage/deletedIDs`` and ``DiscoverPage/updated``).
     func refresh(limit: Int) async throws -> DiscoverPage
@@ -23,6 +27,9 @@ package protocol DiscoverBackend: Sendable {
 }
 
 extension DiscoverBackend {
+    /// A backend without a cache draws its first page when it arrives.
+    package func cachedFirstPage(limit: Int) async -> DiscoverPage? { nil }
+
     /// A backend without change tracking refreshes the first page only.
     package func refresh(limit: Int) async throws -> DiscoverPage {
         try await firstPage(limit: limit)

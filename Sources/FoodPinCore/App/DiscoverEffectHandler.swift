@@ -30,7 +30,11 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
         let backend = backend
         switch effect {
         case .loadFirstPage(let limit):
-            run { sink.post(.pageLoaded(.first, await Self.result { try await backend.firstPage(limit: limit) })) }
+            run {
+                // A remote container's last page first, at once; the server's answer follows it.
+                if let cached = await backend.cachedFirstPage(limit: limit) { sink.post(.pageLoaded(.cached, .success(cached))) }
+                sink.post(.pageLoaded(.first, await Self.result { try await backend.firstPage(limit: limit) }))
+            }
         case .refresh(let limit):
             run { sink.post(.pageLoaded(.refresh, await Self.result { try await backend.refresh(limit: limit) })) }
         case .loadNextPage(let cursor, let limit):

@@ -57,6 +57,18 @@ package final class CloudDiscoverBackend: DiscoverBackend {
         return page
     }
 
+    /// The first page as this machine last read it from the server, from the remote container's
+    /// cache (no request), with the changes waiting to upload; `nil` for a local container.
+    package func cachedFirstPage(limit: Int) async -> DiscoverPage? {
+        let limit = min(max(1, limit), QueryOperation.maximumResultsLimit)
+        guard let cached = try? await container.cachedRecords(matching: RestaurantRecord.discoverQuery(),
+                                                              desiredKeys: RestaurantRecord.listKeys, resultsLimit: limit)
+        else { return nil }
+        let page = DiscoverPage(restaurants: cached.records.map(RestaurantRecord.restaurant(from:)),
+                                cursor: cached.cursor.map { PageCursor($0) })
+        return withPendingChanges(page)
+    }
+
     /// The first page, and the catch-up: restaurants deleted or changed since the last page was
     /// read, on any page, through the zone's change token (`recordZoneChanges`). A token the store
     /// no longer knows (a compacted log, a new server) gives the first page alone.

@@ -29,6 +29,8 @@ package struct AppState: Sendable {
     /// The first list row on screen.
     package internal(set) var scrollOffset = 0
     package internal(set) var isLoadingFirstPage = false
+    /// The list shows the cached first page while the server's is on its way.
+    package internal(set) var isShowingCachedPage = false
     package internal(set) var isRefreshing = false
     package internal(set) var isLoadingMore = false
     package internal(set) var spinnerPhase = 0

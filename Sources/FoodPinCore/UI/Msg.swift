@@ -26,7 +26,8 @@ package enum Msg: Sendable {
 
     /// Which query a page answers.
     package enum PageRequest: Hashable, Sendable {
-        case first, next, refresh
+        /// `cached`: the first page from a local cache, drawn before the server's (`first`) arrives.
+        case first, next, refresh, cached
     }
 
     /// Which page of a search a result is.

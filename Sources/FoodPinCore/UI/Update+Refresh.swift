@@ -18,6 +18,16 @@ struct ViewportPlace {
 
 extension AppState {
     /// The viewport before rows change.
+    /// A fresh first page (with what changed on later pages) merged into the list. At the top the
+    /// new rows show above the selection; scrolled, the reader keeps their place.
+    mutating func mergeServerPage(_ page: DiscoverPage) {
+        let place = viewportPlace()
+        list.mergeRefresh(page)
+        list.applyChanges(deleted: page.deletedIDs, updated: page.updated)
+        if list.selectedIndex == nil { list.select(index: 0) }
+        restoreViewport(place)
+    }
+
     func viewportPlace() -> ViewportPlace {
         ViewportPlace(wasAtTop: scrollOffset == 0,
                       selectedRowOnScreen: (list.selectedIndex ?? 0) - scrollOffset,

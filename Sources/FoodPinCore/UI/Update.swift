@@ -247,25 +247,36 @@ extension AppState {
 
     mutating func pageLoaded(_ request: Msg.PageRequest, _ result: Result<DiscoverPage, DiscoverError>) -> [Effect] {
         switch (request, result) {
+        case (.cached, .success(let page)):
+            // Drawn at once; a server page that came first wins.
+            guard !list.isLoaded else { return [] }
+            list.replace(with: page)
+            if list.selectedIndex == nil { list.select(index: 0) }
+            isShowingCachedPage = true
+        case (.cached, .failure):
+            break
         case (.first, .success(let page)):
             isLoadingFirstPage = false
             errorBanner = nil
-            list.replace(with: page)
+            if isShowingCachedPage {
+                // The reader may have moved on the cached rows: the server's page merges in as a refresh.
+                isShowingCachedPage = false
+                mergeServerPage(page)
+            } else {
+                list.replace(with: page)
+            }
             if list.selectedIndex == nil { list.select(index: 0) }
             if page.isFromCache { showOffline() }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
+            isShowingCachedPage = false
             errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: cachedCount),
                                       retry: .loadFirstPage(limit: config.pageSize))
         case (.refresh, .success(let page)):
             isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
-            // At the top the new rows show above the selection; scrolled, the reader keeps their place.
-            let place = viewportPlace()
-            list.mergeRefresh(page)
-            list.applyChanges(deleted: page.deletedIDs, updated: page.updated)
+            mergeServerPage(page)
             if list.selectedIndex == nil { list.select(index: 0) }
-            restoreViewport(place)
             if page.isFromCache { showOffline() }
         case (.refresh, .failure(let error)):
             isRefreshing = false

@@ -23,6 +23,20 @@ extension Container {
         return (try? store.responses.changeToken(.public)) ?? nil
     }
 
+    /// For a remote container: the first page `query` answered when last read from the server,
+    /// from the local cache without a request (`nil` when it was never read, and for a local
+    /// container, whose store answers as fast). A launch draws it at once, then asks the server.
+    package func cachedRecords(matching query: Query, inZoneWith zoneID: RecordZone.ID = .default,
+                               desiredKeys: [String]? = nil, resultsLimit: Int) async throws -> (records: [Record], cursor: Query.Cursor?)? {
+        guard let store = try? core.store() as? RemoteStore else { return nil }
+        let request = try QueryRequest(query: query, zoneID: zoneID, limit: QueryOperation.pageSize(resultsLimit), desiredKeys: desiredKeys)
+        let context = core.context(.public)
+        // Off the caller's thread: the cache is a SQLite file.
+        return try await Task.detached {
+            try store.cachedQueryRecords(request, context: context).map { ($0.records, $0.cursor) }
+        }.value
+    }
+
     /// For a remote container: the server's clock minus this machine's, in seconds, from the
     /// `Date` of its last answer (`nil` before one, and for a local container).
     package var serverClockOffset: TimeInterval? {

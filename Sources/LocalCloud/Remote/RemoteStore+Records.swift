@@ -78,15 +78,7 @@ extension RemoteStore {
     }
 
     package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
-        var body: [String: JSONValue] = [
-            "zoneID": request.zoneID.webServicesJSON, "resultsLimit": .int(Int64(min(request.limit, 200))),
-        ]
-        if let marker = request.continuationMarker {
-            body["continuationMarker"] = .string(marker)
-        } else {
-            body["query"] = try RemoteWire.queryJSON(request)
-        }
-        if let desiredKeys = request.desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        let body = try Self.queryBody(request)
         // Pages are kept (later ones by their continuation marker, which names the row they follow),
         // so the list can be drawn and scrolled while the server is away.
         let key = Self.cacheKey("page", context, body)
@@ -96,11 +88,8 @@ extension RemoteStore {
             answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
             try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
-            guard let cached = try? responses.value(for: key) else { throw error }
-            let records = try (cached["records"]?.arrayValue ?? []).filter { Self.itemError($0) == nil }.map {
-                try RemoteWire.serverRecord($0, zoneID: request.zoneID, assetFile: cachedAsset)
-            }
-            return QueryPage(records: records, cursor: cached["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) })
+            guard let cached = try cachedQueryPage(request, key: key) else { throw error }
+            return cached
         }
         var records: [Record] = []
         for item in answer["records"]?.arrayValue ?? [] {
@@ -109,6 +98,34 @@ extension RemoteStore {
         }
         let cursor = answer["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) }
         return QueryPage(records: records, cursor: cursor)
+    }
+
+    /// The page this query last answered, from the cache alone (no request), or `nil` when it was
+    /// never read: what a launch draws at once while the server is asked.
+    package func cachedQueryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage? {
+        try cachedQueryPage(request, key: Self.cacheKey("page", context, try Self.queryBody(request)))
+    }
+
+    private func cachedQueryPage(_ request: QueryRequest, key: JSONValue) throws -> QueryPage? {
+        guard let cached = try? responses.value(for: key) else { return nil }
+        let records = try (cached["records"]?.arrayValue ?? []).filter { Self.itemError($0) == nil }.map {
+            try RemoteWire.serverRecord($0, zoneID: request.zoneID, assetFile: cachedAsset)
+        }
+        return QueryPage(records: records, cursor: cached["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) })
+    }
+
+    /// A `records/query` body; its bytes are also the page's cache key.
+    private static func queryBody(_ request: QueryRequest) throws -> [String: JSONValue] {
+        var body: [String: JSONValue] = [
+            "zoneID": request.zoneID.webServicesJSON, "resultsLimit": .int(Int64(min(request.limit, 200))),
+        ]
+        if let marker = request.continuationMarker {
+            body["continuationMarker"] = .string(marker)
+        } else {
+            body["query"] = try RemoteWire.queryJSON(request)
+        }
+        if let desiredKeys = request.desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
+        return body
     }
 
     package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {

@@ -10,6 +10,31 @@ import Testing
         #expect(state.isSpinnerVisible)
     }
 
+    @Test func theCachedPageDrawsAtOnceAndTheServersMergesWithoutMovingTheReader() {
+        var state = AppState(config: AppConfig(pageSize: 50, formServices: .fake()), now: testNow)
+        state.width = 80
+        state.height = 12
+        send(&state, .start)
+        send(&state, .pageLoaded(.cached, .success(page(restaurants(0..<20), cursor: "cached"))))
+        #expect(state.list.items.map(\.id) == (0..<20).map { "r\($0)" }, "drawn before the server answers")
+        #expect(state.isLoadingFirstPage && state.isShowingCachedPage)
+        for _ in 0..<6 { send(&state, .key(.character("j"))) }
+        #expect(state.list.selected?.id == "r6")
+        // The server's page: one restaurant added meanwhile, one deleted, one renamed.
+        var fresh = restaurants(0..<20).filter { $0.id != "r3" }
+        fresh[fresh.firstIndex { $0.id == "r5" } ?? 0].name = "Renamed"
+        fresh.insert(.fixture("new", minutesAgo: 0), at: 0)
+        send(&state, .pageLoaded(.first, .success(page(fresh, cursor: "server"))))
+        #expect(state.list.selected?.id == "r6", "the reader stays on their row")
+        #expect(state.list.items.first?.id == "new" && !state.list.items.contains { $0.id == "r3" })
+        #expect(state.list.restaurant(withID: "r5")?.name == "Renamed")
+        #expect(!state.isLoadingFirstPage && !state.isShowingCachedPage)
+        #expect(state.list.hasMore, "the server's cursor goes on")
+        // A cached page that comes after the server's is not drawn over it.
+        send(&state, .pageLoaded(.cached, .success(page(restaurants(0..<3)))))
+        #expect(state.list.items.first?.id == "new")
+    }
+
     @Test func spinnerTurnsOnlyWhileLoading() {
         var state = AppState(config: AppConfig(formServices: .fake()), now: testNow)
         send(&state, .start, .tick, .tick, .tick)
