@@ -6,13 +6,17 @@ import Testing
 /// Reads while the server is away: the first pages and records last read, with their assets.
 @Suite("Remote cache")
 struct ResponseCacheTests {
-    @Test func aLaunchReadsTheLastFirstPageFromTheCache() async throws {
+    /// A running server and alice's configuration on a fresh client directory.
+    static func aliceOnAServer() async throws -> (RemoteTestServer, URL, Container.Configuration) {
         let server = try await RemoteTestServer.start()
-        defer { server.removeData() }
         let client = FileManager.default.temporaryDirectory.appendingPathComponent("lcr-cache-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: client) }
         try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
-        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        return (server, client, try await server.configuration(user: "alice", dataDirectory: client))
+    }
+
+    @Test func aLaunchReadsTheLastFirstPageFromTheCache() async throws {
+        let (server, client, configuration) = try await Self.aliceOnAServer()
+        defer { server.removeData(); try? FileManager.default.removeItem(at: client) }
         let query = Query(recordType: "Restaurant", predicate: Predicate(value: true))
         query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
         let online = Container(configuration: configuration)
@@ -38,12 +42,8 @@ struct ResponseCacheTests {
     }
 
     @Test func theLastFirstPageAndLookedUpRecordsAnswerWhileTheServerIsAway() async throws {
-        let server = try await RemoteTestServer.start()
-        defer { server.removeData() }
-        let client = FileManager.default.temporaryDirectory.appendingPathComponent("lcr-cache-\(UUID().uuidString)", isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: client) }
-        try FileManager.default.createDirectory(at: client, withIntermediateDirectories: true)
-        let configuration = try await server.configuration(user: "alice", dataDirectory: client)
+        let (server, client, configuration) = try await Self.aliceOnAServer()
+        defer { server.removeData(); try? FileManager.default.removeItem(at: client) }
         let photo = client.appendingPathComponent("photo.bin")
         try Data(repeating: 7, count: 50_000).write(to: photo)
         let online = Container(configuration: configuration)
