@@ -18,6 +18,7 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/lib.sh"
 source "$HERE/support/serve.sh"
 source "$HERE/support/postgres.sh"
+source "$HERE/support/nginx.sh"
 
 TMP="$E2E_TMP"
 NODE1_PID=""; NODE2_PID=""; NGINX_PID=""; SSE_PID=""; LOAD_PID=""; EXTRA_SSE=()
@@ -77,21 +78,7 @@ sed -e "s/127.0.0.1:8080/127.0.0.1:$PORT_LB/" -e "s/127.0.0.1:8081/127.0.0.1:$PO
   -e "s/127.0.0.1:8082 max_fails=1 fail_timeout=5s;/127.0.0.1:$PORT2 max_fails=1 fail_timeout=5s backup;/" \
   "$SERVE_ROOT/deploy/nginx/localcloud.conf" > "$TMP/nginx/localcloud.conf"
 grep -q "$PORT2 max_fails=1 fail_timeout=5s backup;" "$TMP/nginx/localcloud.conf" || fail "could not mark node 2 as backup"
-cat > "$TMP/nginx/nginx.conf" <<CONF
-worker_processes 1;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
-events { worker_connections 512; }
-http {
-    access_log $TMP/nginx/access.log;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
-    include $TMP/nginx/localcloud.conf;
-}
-CONF
+nginx_prefix "$TMP/nginx" 1 access.log
 nginx -t -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" 2>"$TMP/nginx/test.log" || { cat "$TMP/nginx/test.log" >&2; fail "nginx -t rejected the shipped configuration"; }
 nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' &
 NGINX_PID=$!

@@ -40,6 +40,7 @@ export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 source scripts/bench/support/wrk.sh
 source Tests/EndToEnd/support/postgres.sh
+source Tests/EndToEnd/support/nginx.sh
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-multinode-bench.XXXXXX")"
 PIDS=()
@@ -116,21 +117,7 @@ start_node pg2 "$PORT2" --database "$DB"; NODE2="$NODE_URL"; PID2="${PIDS[-1]}"
 mkdir -p "$TMP/nginx"
 sed -e "s/127.0.0.1:8080/127.0.0.1:$PORT_LB/" -e "s/127.0.0.1:8081/127.0.0.1:$PORT1/" -e "s/127.0.0.1:8082/127.0.0.1:$PORT2/" \
   deploy/nginx/localcloud.conf > "$TMP/nginx/localcloud.conf"
-cat > "$TMP/nginx/nginx.conf" <<CONF
-worker_processes 2;
-pid $TMP/nginx/nginx.pid;
-error_log $TMP/nginx/error.log warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    client_body_temp_path $TMP/nginx/body;
-    proxy_temp_path $TMP/nginx/proxy;
-    fastcgi_temp_path $TMP/nginx/fastcgi;
-    uwsgi_temp_path $TMP/nginx/uwsgi;
-    scgi_temp_path $TMP/nginx/scgi;
-    include $TMP/nginx/localcloud.conf;
-}
-CONF
+nginx_prefix "$TMP/nginx" 2 off
 nginx -p "$TMP/nginx" -c "$TMP/nginx/nginx.conf" -g 'daemon off;' &
 NGINX_PID=$!
 wait_for 30 curl -sf -o /dev/null -X POST --data "$DISCOVER" "http://127.0.0.1:$PORT_LB/database/1/$C/development/public/records/query?ckAPIToken=$API"
