@@ -25,6 +25,7 @@ final class CommitSignal: Sendable {
         func databaseDidRollback(_ db: GRDB.Database) {}
     }
 
+    // A weak `var` is not Sendable to the compiler; it is set once in init and read only under `installed`'s lock.
     private final class Installed: @unchecked Sendable {
         weak var pool: DatabasePool?
         let signal: CommitSignal
