@@ -17,7 +17,6 @@ struct ViewportPlace {
 }
 
 extension AppState {
-    /// The viewport before rows change.
     /// A fresh first page (with what changed on later pages) merged into the list. At the top the
     /// new rows show above the selection; scrolled, the reader keeps their place.
     mutating func mergeServerPage(_ page: DiscoverPage) {
@@ -28,6 +27,7 @@ extension AppState {
         restoreViewport(place)
     }
 
+    /// The viewport before rows change.
     func viewportPlace() -> ViewportPlace {
         ViewportPlace(wasAtTop: scrollOffset == 0,
                       selectedRowOnScreen: (list.selectedIndex ?? 0) - scrollOffset,

@@ -264,8 +264,8 @@ extension AppState {
                 mergeServerPage(page)
             } else {
                 list.replace(with: page)
+                if list.selectedIndex == nil { list.select(index: 0) }
             }
-            if list.selectedIndex == nil { list.select(index: 0) }
             if page.isFromCache { showOffline() }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
@@ -276,7 +276,6 @@ extension AppState {
             isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
             mergeServerPage(page)
-            if list.selectedIndex == nil { list.select(index: 0) }
             if page.isFromCache { showOffline() }
         case (.refresh, .failure(let error)):
             isRefreshing = false

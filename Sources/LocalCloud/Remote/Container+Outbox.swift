@@ -23,7 +23,7 @@ extension Container {
         return (try? store.responses.changeToken(.public)) ?? nil
     }
 
-    /// For a remote container: the first page `query` answered when last read from the server,
+    /// For a remote container: the first page `query` answered in the public database when last read from the server,
     /// from the local cache without a request (`nil` when it was never read, and for a local
     /// container, whose store answers as fast). A launch draws it at once, then asks the server.
     package func cachedRecords(matching query: Query, inZoneWith zoneID: RecordZone.ID = .default,
