@@ -48,7 +48,7 @@ enum PushBenchmark {
         let containerID = "iCloud.Bench"
         if let schema = try? String(contentsOfFile: schemaPath, encoding: .utf8) {
             let seed = Container(configuration: .init(containerIdentifier: containerID, dataDirectory: directory, user: nil))
-            _ = try seed.importSchema(LocalCloud.Schema(ckdb: schema))
+            _ = try await seed.importSchema(LocalCloud.Schema(ckdb: schema))
         }
 
         let (urls, listening) = AsyncStream.makeStream(of: String.self)

@@ -42,7 +42,7 @@ enum RemoteBenchmark {
         defer { try? FileManager.default.removeItem(at: root) }
         let containerID = "iCloud.Bench"
         let embedded = Container(configuration: .init(containerIdentifier: containerID, dataDirectory: serverData, user: "seeder"))
-        _ = try embedded.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: "Assets/FoodPin.ckdb", encoding: .utf8)))
+        _ = try await embedded.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: "Assets/FoodPin.ckdb", encoding: .utf8)))
         var next = 0
         while next < records {
             let batch = (next..<min(records, next + 400)).map(BenchRestaurant.record)

@@ -36,8 +36,8 @@ enum SeedCommand {
         if let database { configuration.storeOpener = .postgres(try PostgresURL(database)) }
         let container = Container(configuration: configuration)
         // Only a development schema that lacks the type is imported: a store seeded before keeps its own.
-        if (try? container.schema().recordTypes["Restaurant"]) == nil {
-            _ = try container.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: schemaPath, encoding: .utf8)))
+        if await (try? container.schema().recordTypes["Restaurant"]) == nil {
+            _ = try await container.importSchema(LocalCloud.Schema(ckdb: String(contentsOfFile: schemaPath, encoding: .utf8)))
         }
         let start = ContinuousClock.now
         var saved = 0

@@ -54,14 +54,19 @@ defer { if options.dataDirectory == nil { try? FileManager.default.removeItem(at
 let container = Container(configuration: .init(containerIdentifier: "iCloud.Bench", dataDirectory: directory, user: "bench"))
 let database = container.publicCloudDatabase
 // The indexes FoodPin's schema gives Restaurant: without them the Discover query fails, as in CloudKit.
-try container.importSchema(LocalCloud.Schema(ckdb: """
+let benchSchema = try LocalCloud.Schema(ckdb: """
     DEFINE SCHEMA
     RECORD TYPE Restaurant (
         "___createTime" TIMESTAMP SORTABLE, "___recordID" REFERENCE QUERYABLE,
         name STRING, type STRING, location STRING, phone STRING, description STRING SEARCHABLE,
         GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world"
     );
-    """))
+    """)
+/// Through a function: top-level code resolves to the blocking overload.
+func importSchema(_ schema: LocalCloud.Schema, into container: Container) async throws {
+    try await container.importSchema(schema)
+}
+try await importSchema(benchSchema, into: container)
 let types = BenchRestaurant.types
 
 func makeRecord(_ i: Int) -> Record { BenchRestaurant.record(i) }

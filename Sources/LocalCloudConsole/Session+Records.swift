@@ -39,7 +39,7 @@ extension Session {
     }
 
     func createRecord(type: String, name: String?, assignments: [String], assets: [String], place: RecordPlace) async throws {
-        let known = try? container.schema().recordTypes[type]
+        let known = try? await container.schema().recordTypes[type]
         let record = Record(recordType: type, recordID: Record.ID(recordName: name ?? UUID().uuidString, zoneID: zoneID(place)))
         for argument in assignments {
             let fieldName = String(argument.prefix { $0 != "=" && $0 != ":" })

@@ -51,7 +51,7 @@ extension Session {
         let assetsName = fileURL.lastPathComponent + ".assets"
         let assetsURL = fileURL.deletingLastPathComponent().appendingPathComponent(assetsName, isDirectory: true)
         let scope: Database.Scope = place.database == .public ? .public : .private
-        let records = try container.allRecords(in: scope, zone: zoneID(place), types: types)
+        let records = try await container.allRecords(in: scope, zone: zoneID(place), types: types)
         let files = FileManager.default
         var copied = 0
         let objects = try records.map { record in

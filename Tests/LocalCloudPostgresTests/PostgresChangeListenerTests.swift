@@ -14,7 +14,7 @@ import Glibc
 @Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
 struct PostgresChangeListenerTests {
     @Test func manyReadersAndWatchersShareOneListenConnection() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let store = try fixture.store()
         let readers = try (0..<25).map { _ in try store.openChangeReader() }
         defer { readers.forEach { $0.close() } }
@@ -37,8 +37,8 @@ struct PostgresChangeListenerTests {
     }
 
     @Test func aKilledListenConnectionReconnectsAndTheReaderCatchesUp() async throws {
-        let cluster = try PostgresCluster.shared()
-        let fixture = try PostgresFixture(cluster: cluster)
+        let cluster = try await PostgresCluster.shared()
+        let fixture = try await PostgresFixture(cluster: cluster)
         let alice = fixture.container(user: "alice", node: 1)
         let bob = fixture.container(user: "bob", node: 2)
         let store = try fixture.store(node: 1)
@@ -60,17 +60,18 @@ struct PostgresChangeListenerTests {
         let backend = try #require(store.listener.backendProcessID)
         // The database takes no new connections, so the listener stays down while bob commits.
         // (Both pools keep the connections they have.)
-        try cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS false")
+        try await cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS false")
         var allowed = false
-        defer { if !allowed { try? cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true") } }
-        try cluster.psql("SELECT pg_terminate_backend(\(backend))")
+        // A cleanup task: a defer cannot await (the database is this test's own, so nothing waits on it).
+        defer { if !allowed { Task { try? await cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true") } } }
+        try await cluster.psql("SELECT pg_terminate_backend(\(backend))")
         #expect(await poll(timeout: .seconds(20)) { !store.listener.isListening })
         // Not listening: the stamp cannot know of other nodes' commits, so it never repeats.
         #expect(try store.changeStamp() != store.changeStamp())
         // Its NOTIFY reaches no one on node 1.
         _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "while-down")))
         #expect(!received.withLock { $0.contains("while-down") })
-        try cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true")
+        try await cluster.psql("ALTER DATABASE \(fixture.url.database) ALLOW_CONNECTIONS true")
         allowed = true
         // Reconnected: the reader is rung once and reads the log after the last sequence it saw.
         #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("while-down") } })
@@ -87,7 +88,7 @@ struct PostgresChangeListenerTests {
     }
 
     @Test func aCommitOnAnotherNodeMovesThisNodesStampFromMemory() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let node1 = fixture.container(user: "alice", node: 1).publicCloudDatabase
         let node2 = fixture.container(user: "bob", node: 2).publicCloudDatabase
         let store = try fixture.store(node: 1)
@@ -112,7 +113,7 @@ struct PostgresChangeListenerTests {
     }
 
     @Test func aListenConnectionThatStopsAnsweringIsReplaced() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let store = try fixture.store()
         // A listener of its own, probing often; the store's own listens beside it.
         let listener = PostgresChangeListener(url: fixture.url, channel: store.channel, connectTimeout: .seconds(3),

@@ -27,7 +27,7 @@ struct PostgresMigratorTests {
     }
 
     @Test func anEmptyDatabaseGetsEveryMigrationAndAnOlderOneOnlyTheRest() async throws {
-        let pool = PostgresPool(url: try PostgresCluster.shared().makeDatabase(), maximumConnections: 2)
+        let pool = await PostgresPool(url: try PostgresCluster.shared().makeDatabase(), maximumConnections: 2)
         defer { pool.close() }
         #expect(try await Self.migrator(upTo: 1, schema: "app").migrate(pool) == [1])
         #expect(try await Self.migrator(upTo: 3, schema: "app").migrate(pool) == [2, 3])
@@ -38,7 +38,7 @@ struct PostgresMigratorTests {
     }
 
     @Test func nodesStartingTogetherApplyEachMigrationOnce() async throws {
-        let url = try PostgresCluster.shared().makeDatabase()
+        let url = try await PostgresCluster.shared().makeDatabase()
         // Six "nodes": each its own pool, so its own sessions, all migrating an empty database at once.
         let pools = (0..<6).map { _ in PostgresPool(url: url, maximumConnections: 1) }
         defer { pools.forEach { $0.close() } }
@@ -53,7 +53,7 @@ struct PostgresMigratorTests {
     }
 
     @Test func twoStoresOpeningAFreshDatabaseTogetherBothWork() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         async let first = Task.detached { try fixture.store(node: 1) }.value
         async let second = Task.detached { try fixture.store(node: 2) }.value
         let (one, two) = try await (first, second)
@@ -66,7 +66,7 @@ struct PostgresMigratorTests {
     }
 
     @Test func aDatabaseNewerThanThisBinaryIsRefusedAndLeftAlone() async throws {
-        let pool = PostgresPool(url: try PostgresCluster.shared().makeDatabase(), maximumConnections: 2)
+        let pool = await PostgresPool(url: try PostgresCluster.shared().makeDatabase(), maximumConnections: 2)
         defer { pool.close() }
         try await Self.migrator(upTo: 3, schema: "ahead").migrate(pool)
         do {

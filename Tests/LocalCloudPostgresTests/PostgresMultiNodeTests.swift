@@ -9,7 +9,7 @@ import Testing
 @Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
 struct PostgresMultiNodeTests {
     @Test func aStaleSaveLosesWhicheverNodeItGoesThrough() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let node1 = fixture.container(user: "alice").publicCloudDatabase
         let node2 = fixture.container(user: "alice", node: 2).publicCloudDatabase
         let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "shared"))
@@ -30,7 +30,7 @@ struct PostgresMultiNodeTests {
     }
 
     @Test func concurrentCreatesOfOneNameMakeOneRecord() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let nodes = [fixture.container(user: "alice").publicCloudDatabase, fixture.container(user: "alice", node: 2).publicCloudDatabase]
         let saved = await withTaskGroup(of: Bool.self) { group in
             for i in 0..<8 {
@@ -49,7 +49,7 @@ struct PostgresMultiNodeTests {
     }
 
     @Test func aCommitOnOneNodeNotifiesASubscriberOnTheOther() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let alice = fixture.container(user: "alice", node: 1)
         let bob = fixture.container(user: "bob", node: 2)
         let subscription = QuerySubscription(recordType: "Restaurant", predicate: Predicate(format: "type == 'Cafe'"),
@@ -86,19 +86,20 @@ struct PostgresMultiNodeTests {
 
     @Test func aRestartFailsCallsWithTryAgainLaterThenThePoolReconnects() async throws {
         // Its own cluster: the restart must not disturb the tests running beside it.
-        let cluster = try PostgresCluster.startPrivate()
-        defer { cluster.stop() }
+        let cluster = try await PostgresCluster.startPrivate()
+        // A defer cannot await; the cluster's watchdog also stops it if the process ends first.
+        defer { Task { await cluster.stop() } }
         // connect_timeout=1: the 8 saves wait in turn (a database runs 4 operations at once), so
         // under a loaded full-suite run the default 3 s could add up past the bound below, which is
         // there to tell a deadline from the pool's own reconnection wait (60 s).
-        let fixture = try PostgresFixture(cluster: cluster, connectTimeout: .seconds(1))
+        let fixture = try await PostgresFixture(cluster: cluster, connectTimeout: .seconds(1))
         let db = fixture.container(user: "alice").publicCloudDatabase
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
         let store = try fixture.store()
         _ = try store.changeStamp()  // starts the LISTEN connection, as the server's first cached request does
         #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
-        try cluster.restart(stopOnly: true)
+        try await cluster.restart(stopOnly: true)
         // Calls fail within the URL's connect_timeout, not after the pool's reconnection backoff.
         let started = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (Result<Record, any Error>, Duration).self) { group in
@@ -128,7 +129,7 @@ struct PostgresMultiNodeTests {
         let stampStart = ContinuousClock.now
         #expect(try store.changeStamp() != store.changeStamp())
         #expect(ContinuousClock.now - stampStart < .milliseconds(100))
-        try cluster.restart(startOnly: true)
+        try await cluster.restart(startOnly: true)
         let after = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after"))
         #expect(await poll(timeout: .seconds(30)) { (try? await db.save(after)) != nil })
         // What was acknowledged before the restart is there.

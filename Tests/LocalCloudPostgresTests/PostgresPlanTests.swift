@@ -11,9 +11,9 @@ struct PostgresPlanTests {
     static let count = 5000
 
     /// A store with `count` restaurants written in one statement, then analyzed.
-    static func loaded(_ fixture: PostgresFixture) throws -> PostgresStore {
+    static func loaded(_ fixture: PostgresFixture) async throws -> PostgresStore {
         let container = fixture.container(user: "alice", checksIndexes: true)
-        try container.importSchema(Schema(ckdb: """
+        try await container.importSchema(Schema(ckdb: """
             DEFINE SCHEMA
                 RECORD TYPE Restaurant (
                     "___createTime" TIMESTAMP SORTABLE,
@@ -26,7 +26,7 @@ struct PostgresPlanTests {
             """))
         let store = try fixture.store()
         let s = store.schema
-        try PostgresCluster.shared().psql("""
+        try await PostgresCluster.shared().psql("""
             INSERT INTO \(s).records (scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by,
                                       change_tag, fields, search)
             SELECT 1, '', '_defaultZone', 'r' || i, 'Restaurant', 1700000000 + i, 1700000000 + i, '_alice', '_alice', 'tag',
@@ -49,9 +49,9 @@ struct PostgresPlanTests {
         return try store.explain(request, context: StoreContext(scope: .public, user: "alice"))
     }
 
-    @Test func queryPlansUseTheirIndexes() throws {
-        let fixture = try PostgresFixture()
-        let store = try Self.loaded(fixture)
+    @Test func queryPlansUseTheirIndexes() async throws {
+        let fixture = try await PostgresFixture()
+        let store = try await Self.loaded(fixture)
         let newest = [QuerySortKey(key: "___createTime", ascending: false, location: nil)]
 
         // Discover: one type newest first, first page and a keyset page: a range of the index, no sort.
@@ -80,14 +80,14 @@ struct PostgresPlanTests {
         #expect(tags.contains("lcx_f_tags_gin"), "\(tags)")
     }
 
-    @Test func expressionIndexesFollowTheSchema() throws {
-        let fixture = try PostgresFixture()
+    @Test func expressionIndexesFollowTheSchema() async throws {
+        let fixture = try await PostgresFixture()
         let container = fixture.container(user: "alice", checksIndexes: true)
-        let store = try Self.loaded(fixture)
+        let store = try await Self.loaded(fixture)
         #expect(try store.indexNames().contains("lcx_f_type"))
-        try container.updateSchema { schema in try schema.setIndex(.queryable, false, type: "Restaurant", field: "type") }
+        try await container.updateSchema { schema in try schema.setIndex(.queryable, false, type: "Restaurant", field: "type") }
         #expect(try !store.indexNames().contains("lcx_f_type"))
-        try container.updateSchema { schema in try schema.setIndex(.sortable, true, type: "Restaurant", field: "type") }
+        try await container.updateSchema { schema in try schema.setIndex(.sortable, true, type: "Restaurant", field: "type") }
         #expect(try store.indexNames().contains("lcx_f_type"))
     }
 }

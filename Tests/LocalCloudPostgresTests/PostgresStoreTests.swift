@@ -8,7 +8,7 @@ import Testing
 @Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
 struct PostgresStoreTests {
     @Test func savesQueriesAndFetchesThroughTheContainer() async throws {
-        let fixture = try PostgresFixture()
+        let fixture = try await PostgresFixture()
         let container = fixture.container(user: "alice")
         let db = container.publicCloudDatabase
         let record = Record(recordType: "Restaurant")

@@ -43,7 +43,7 @@ package final class RemoteTestServer: Sendable {
             let text = try schema ?? String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
                 .appendingPathComponent("../../Assets/FoodPin.ckdb").standardized, encoding: .utf8)
             let seed = Container(configuration: .init(containerIdentifier: container, dataDirectory: directory, user: nil))
-            _ = try seed.importSchema(Schema(ckdb: text))
+            _ = try await seed.importSchema(Schema(ckdb: text))
             let identity = SQLiteIdentityStore(dataDirectory: directory)
             apiToken = try await identity.createAPIToken(container: container, environment: .development)
             for name in users {
@@ -120,7 +120,7 @@ package final class RemoteTestServer: Sendable {
     /// Another container on this running server (a fresh, empty environment with `schema`), and its API token.
     package func addContainer(_ identifier: String, schema: String) async throws -> String {
         let seed = Container(configuration: .init(containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil))
-        _ = try seed.importSchema(Schema(ckdb: schema))
+        _ = try await seed.importSchema(Schema(ckdb: schema))
         return try await SQLiteIdentityStore(dataDirectory: dataDirectory).createAPIToken(container: identifier, environment: .development)
     }
 

@@ -45,11 +45,11 @@ struct TokenConsoleTests {
             input.fileHandleForWriting.write(Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
-        // Read both pipes to the end off this task, then wait for the exit.
-        async let stdout = Task.detached { out.fileHandleForReading.readDataToEndOfFile() }.value
-        async let stderr = Task.detached { err.fileHandleForReading.readDataToEndOfFile() }.value
+        // Read both pipes to the end and wait for the exit on threads of their own, not the pool's.
+        async let stdout = BlockingThread.run("stdout") { out.fileHandleForReading.readDataToEndOfFile() }
+        async let stderr = BlockingThread.run("stderr") { err.fileHandleForReading.readDataToEndOfFile() }
         let (outData, errData) = await (stdout, stderr)
-        process.waitUntilExit()
+        await BlockingThread.run("localcloud") { process.waitUntilExit() }
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
     }
@@ -178,7 +178,7 @@ struct TokenConsoleTests {
         #expect(await waitFor("Repeat the password: "))
         input.fileHandleForWriting.write(Data("tty-secret\n".utf8))
         #expect(await waitFor("Added user carol"), "\(transcript())")
-        process.waitUntilExit()
+        await BlockingThread.run("script") { process.waitUntilExit() }
         #expect(process.terminationStatus == 0)
         #expect(!transcript().contains("tty-secret"), "the password is not echoed: \(transcript())")
         #expect(try await server.signin("carol", password: "tty-secret").status == 200)

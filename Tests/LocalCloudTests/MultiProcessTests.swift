@@ -78,7 +78,7 @@ import Testing
                 ((try? String(contentsOf: ackFile, encoding: .utf8)) ?? "").split(separator: "\n").count >= target
             })
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            await BlockingThread.run("reap") { process.waitUntilExit() }
             #expect(process.terminationReason == .uncaughtSignal)
         }
         let acknowledged = try String(contentsOf: ackFile, encoding: .utf8).split(separator: "\n").map(String.init)

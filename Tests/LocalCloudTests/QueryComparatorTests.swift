@@ -37,7 +37,7 @@ private typealias Predicate = LocalCloud.Predicate
         }
         _ = try await container.publicCloudDatabase.modifyRecords(saving: records, deleting: [])
         if indexed {
-            _ = try container.updateSchema { schema in
+            _ = try await container.updateSchema { schema in
                 try schema.setIndex(.queryable, true, type: "Restaurant", field: "recordName")
                 for field in ["name", "type", "rating", "tags", "location"] {
                     try schema.setIndex(.queryable, true, type: "Restaurant", field: field)
@@ -259,7 +259,7 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(try rows().count == 4)
         #expect(try store.invariantViolations() == [])
         // Dropping QUERYABLE drops the table (and its triggers); a query then walks the lists.
-        _ = try container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "tags") }
+        _ = try await container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "tags") }
         #expect(try store.read(SchemaIndexes.listIndexes).isEmpty)
         let leftovers = try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'lc_list%'") }
         #expect(leftovers.isEmpty)
@@ -302,7 +302,7 @@ private typealias Predicate = LocalCloud.Predicate
     // MARK: Schema rules, text forms and cursors
 
     @Test func schemaRequiresQueryableAndSearchable() async throws {
-        _ = try container.updateSchema { schema in
+        _ = try await container.updateSchema { schema in
             try schema.setIndex(.queryable, false, type: "Restaurant", field: "tags")
             for field in ["name", "type"] { try schema.setIndex(.searchable, false, type: "Restaurant", field: field) }
         }

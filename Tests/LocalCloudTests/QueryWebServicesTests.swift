@@ -285,7 +285,7 @@ import Testing
         let strict = strictCloud.container(user: "alice", checksIndexes: true)
         _ = try await strict.publicCloudDatabase.save(restaurant("Homei"))
         _ = try await strict.publicCloudDatabase.save(restaurant("Teakha", type: "Tea House"))
-        _ = try strict.updateSchema { schema in
+        _ = try await strict.updateSchema { schema in
             try schema.setIndex(.queryable, true, type: "Restaurant", field: "recordName")
             try schema.setIndex(.queryable, true, type: "Restaurant", field: "type")
         }

@@ -32,7 +32,7 @@ import Testing
         record["rating"] = 4.5
         record["open"] = true
         _ = try await alice.publicCloudDatabase.save(record)
-        let schema = try alice.schema()
+        let schema = try await alice.schema()
         let type = try #require(schema.recordTypes["Restaurant"])
         #expect(type.userFields.map(\.name).sorted() == ["name", "open", "rating", "type"])
         #expect(type.field(named: "open")?.type == .int64)
@@ -44,13 +44,13 @@ import Testing
         #expect(error?.code == .invalidArguments)
         #expect(error?.message.contains("'rating'") == true && error?.message.contains("DOUBLE") == true)
         // The refused save left no record and no schema change behind.
-        #expect(try alice.schema() == schema)
+        #expect(try await alice.schema() == schema)
 
         // The private database evolves the same schema.
         let note = Record(recordType: "Note")
         note["text"] = "private"
         _ = try await alice.privateCloudDatabase.save(note)
-        #expect(try alice.schema().recordTypes["Note"] != nil)
+        #expect(try await alice.schema().recordTypes["Note"] != nil)
     }
 
     @Test func productionRefusesUnknownTypesAndFieldsUntilDeployed() async throws {
@@ -60,7 +60,7 @@ import Testing
         #expect(error?.message == "Cannot create new type Restaurant in production schema")
 
         _ = try await container().publicCloudDatabase.save(restaurant("Dev"))
-        let (before, after) = try container().deploySchema()
+        let (before, after) = try await container().deploySchema()
         #expect(before.recordTypes.isEmpty && after.recordTypes["Restaurant"] != nil)
         _ = try await production.publicCloudDatabase.save(restaurant("Live"))
 
@@ -70,9 +70,9 @@ import Testing
         #expect(fieldError?.code == .invalidArguments)
         #expect(fieldError?.message.hasPrefix("Cannot create new field 'menu' in production schema") == true)
         // Production never grows on save, and data stays apart from development's.
-        #expect(try production.schema().recordTypes["Restaurant"]?.field(named: "menu") == nil)
-        #expect(try production.statistics().recordCounts.map(\.count) == [1])
-        #expect(try container().statistics().recordCounts.map(\.count) == [1])
+        #expect(try await production.schema().recordTypes["Restaurant"]?.field(named: "menu") == nil)
+        #expect(try await production.statistics().recordCounts.map(\.count) == [1])
+        #expect(try await container().statistics().recordCounts.map(\.count) == [1])
         // The production schema only changes by deploy.
         #expect(throws: CloudError.self) { try production.updateSchema { try $0.setIndex(.queryable, true, type: "Restaurant", field: "name") } }
     }
@@ -82,18 +82,18 @@ import Testing
         let record = restaurant("A")
         record["rating"] = 4.0
         _ = try await development.publicCloudDatabase.save(record)
-        _ = try development.deploySchema()
-        let production = try container("alice", .production).schema()
+        _ = try await development.deploySchema()
+        let production = try await container("alice", .production).schema()
 
-        try development.resetDevelopment()
-        #expect(try development.schema().recordTypes.isEmpty)
+        try await development.resetDevelopment()
+        #expect(try await development.schema().recordTypes.isEmpty)
         let changed = restaurant("B")
         changed["rating"] = "high"
         _ = try await development.publicCloudDatabase.save(changed)
-        let error = await cloudError { _ = try development.deploySchema() }
+        let error = await cloudError { _ = try await development.deploySchema() }
         #expect(error?.code == .invalidArguments)
         #expect(error?.message.contains("'Restaurant.rating' would change type from DOUBLE to STRING") == true)
-        #expect(try container("alice", .production).schema() == production)
+        #expect(try await container("alice", .production).schema() == production)
     }
 
     @Test func queriesNeedCloudKitsIndexes() async throws {
@@ -108,14 +108,14 @@ import Testing
             return error?.message
         }
         #expect(await message() == "Type is not marked indexable: Restaurant")
-        try alice.updateSchema { try $0.setIndex(.queryable, true, type: "Restaurant", field: "recordName") }
+        try await alice.updateSchema { try $0.setIndex(.queryable, true, type: "Restaurant", field: "recordName") }
         #expect(await message() == nil)
         #expect(await message(sort: "creationDate") == "Field 'createdTimestamp' is not marked sortable")
         #expect(await message("type == 'Tea'") == "Field 'type' is not marked queryable")
         #expect(await message(sort: "name") == "Field 'name' is not marked sortable")
         #expect(await message("self CONTAINS 'homei'") == "Field 'self' is not marked searchable: no field of type 'Restaurant' is SEARCHABLE")
 
-        try alice.updateSchema {
+        try await alice.updateSchema {
             try $0.setIndex(.sortable, true, type: "Restaurant", field: "createdTimestamp")
             try $0.setIndex(.queryable, true, type: "Restaurant", field: "type")
             try $0.setIndex(.sortable, true, type: "Restaurant", field: "name")
@@ -148,7 +148,7 @@ import Testing
         #expect(await cloudError { _ = try await nobody.publicCloudDatabase.save(restaurant("Anon")) }?.code == .notAuthenticated)
 
         // A custom role lets bob moderate.
-        try alice.updateSchema {
+        try await alice.updateSchema {
             try $0.createRole("Moderator")
             try $0.grant(.write, to: "Moderator", on: "Restaurant")
             try $0.assign(role: "Moderator", to: "bob")
@@ -159,14 +159,14 @@ import Testing
         _ = try await bob.publicCloudDatabase.deleteRecord(withID: id)
 
         // Revoking _icloud CREATE stops both users.
-        try alice.updateSchema { try $0.revoke(.create, from: SecurityRole.icloud, on: "Restaurant") }
+        try await alice.updateSchema { try $0.revoke(.create, from: SecurityRole.icloud, on: "Restaurant") }
         for user in [alice, bob] {
             let error = await cloudError { _ = try await user.publicCloudDatabase.save(restaurant("More")) }
             #expect(error?.code == .permissionFailure)
             #expect(error?.message.hasPrefix("Permission Failure: CREATE operation not permitted on type 'Restaurant'") == true)
         }
         // A type with no grants cannot be used in the public database at all.
-        try alice.updateSchema { schema in schema.recordTypes["Restaurant"]?.grants = [:] }
+        try await alice.updateSchema { schema in schema.recordTypes["Restaurant"]?.grants = [:] }
         let closed = await cloudError { _ = try await query(bob.publicCloudDatabase) }
         #expect(closed?.code == .permissionFailure)
         #expect(closed?.message.contains("type 'Restaurant' grants no permissions") == true)
@@ -181,7 +181,7 @@ import Testing
         let fetch = await cloudError { _ = try await bob.privateCloudDatabase.record(for: diary.recordID) }
         #expect(fetch?.code == .unknownItem)
         let all = Query(recordType: "Diary", predicate: Predicate(value: true))
-        try alice.updateSchema { try $0.setIndex(.queryable, true, type: "Diary", field: "recordName") }
+        try await alice.updateSchema { try $0.setIndex(.queryable, true, type: "Diary", field: "recordName") }
         #expect(try await bob.privateCloudDatabase.records(matching: all).matchResults.isEmpty)
         #expect(try await alice.privateCloudDatabase.records(matching: all).matchResults.count == 1)
         // Bob saving the same name writes his own record, and alice's stays as it was.

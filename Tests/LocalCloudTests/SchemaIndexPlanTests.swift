@@ -23,7 +23,7 @@ import Testing
         }
         _ = try await container.publicCloudDatabase.modifyRecords(saving: records, deleting: [])
         // Indexes are added after the records exist, so they must be built for them.
-        try container.updateSchema { schema in
+        try await container.updateSchema { schema in
             try schema.setIndex(.queryable, true, type: "Restaurant", field: "recordName")
             try schema.setIndex(.queryable, true, type: "Restaurant", field: "type")
             try schema.setIndex(.sortable, true, type: "Restaurant", field: "name")
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func removingAnIndexDropsItAndTheQueryFails() async throws {
-        try container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "type") }
+        try await container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "type") }
         let store = try container.core.sqliteStore()
         let present = try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'lc_%'") }
         #expect(!present.contains("lc_ix_f_type"))

@@ -26,7 +26,7 @@ import Testing
             _ = try await container.publicCloudDatabase.modifyRecords(saving: records, deleting: [])
             saved += records.count
         }
-        try container.updateSchema { schema in
+        try await container.updateSchema { schema in
             try schema.setIndex(.queryable, true, type: "Restaurant", field: "recordName")
             try schema.setIndex(.searchable, true, type: "Restaurant", field: "description")
             try schema.setIndex(.sortable, true, type: "Restaurant", field: "createdTimestamp")

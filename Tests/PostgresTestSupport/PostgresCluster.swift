@@ -1,4 +1,5 @@
 import Foundation
+import LocalCloud
 import LocalCloudPostgres
 import Synchronization
 #if canImport(Glibc)
@@ -29,27 +30,41 @@ package final class PostgresCluster: Sendable {
         ProcessInfo.processInfo.environment["LOCALCLOUD_SKIP_POSTGRES"] == "1"
     }
 
-    private static let started = Mutex<Result<PostgresCluster, ClusterError>?>(nil)
+    private static let started = Mutex<Task<PostgresCluster, any Error>?>(nil)
+    /// The shared cluster once started, for the exit handler (which cannot await the task).
+    private static let running = Mutex<PostgresCluster?>(nil)
 
     /// The process's cluster, started on first use.
-    package static func shared() throws -> PostgresCluster {
-        let result = started.withLock { started in
+    ///
+    /// Every call that runs a PostgreSQL program (`initdb`, `pg_ctl`, `psql`) waits for it on a
+    /// thread of its own (``BlockingThread``): a test waiting in `waitpid` on the cooperative pool
+    /// would hold one of its two threads for seconds, and stall every other test's server.
+    package static func shared() async throws -> PostgresCluster {
+        let task = started.withLock { started in
             if let started { return started }
-            let result = Result { try PostgresCluster() }.mapError { $0 as? ClusterError ?? ClusterError(message: "\($0)") }
-            started = result
-            if case .success = result { atexit { PostgresCluster.stopShared() } }
-            return result
+            let task = Task { () async throws -> PostgresCluster in
+                let cluster = try await BlockingThread.run("initdb") { try PostgresCluster() }
+                running.withLock { $0 = cluster }
+                atexit { PostgresCluster.stopShared() }
+                return cluster
+            }
+            started = task
+            return task
         }
-        return try result.get()
+        do {
+            return try await task.value
+        } catch {
+            throw error as? ClusterError ?? ClusterError(message: "\(error)")
+        }
     }
 
     /// A cluster of its own, for a test that stops or restarts the server; call ``stop()`` when done.
-    package static func startPrivate() throws -> PostgresCluster {
-        try PostgresCluster()
+    package static func startPrivate() async throws -> PostgresCluster {
+        try await BlockingThread.run("initdb") { try PostgresCluster() }
     }
 
     private static func stopShared() {
-        if case .success(let cluster)? = started.withLock({ $0 }) { cluster.stop() }
+        running.withLock { $0 }?.stopNow()
     }
 
     /// A failure to find or start PostgreSQL, with what to do about it.
@@ -108,28 +123,34 @@ package final class PostgresCluster: Sendable {
     }
 
     /// A new empty database, for one test.
-    package func makeDatabase() throws -> PostgresURL {
+    package func makeDatabase() async throws -> PostgresURL {
         let name = "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-        try psql("CREATE DATABASE \(name)")
+        try await psql("CREATE DATABASE \(name)")
         return url(database: name)
     }
 
     /// Runs SQL as the superuser over the Unix socket (trusted), in `database`.
-    package func psql(_ sql: String, database: String = "postgres") throws {
-        try run(binDirectory.appendingPathComponent("psql").path,
-                ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", superuser, "-d", database, "-c", sql])
+    package func psql(_ sql: String, database: String = "postgres") async throws {
+        let arguments = ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", superuser, "-d", database, "-c", sql]
+        try await BlockingThread.run("psql") { [self] in try run(binDirectory.appendingPathComponent("psql").path, arguments) }
     }
 
     /// Stops and starts the server (the data stays), as an operator's restart would; or only one half.
-    package func restart(mode: String = "fast", stopOnly: Bool = false, startOnly: Bool = false) throws {
-        if !startOnly { try pgctl(["-m", mode, "-w", "-t", "60", "stop"]) }
-        if !stopOnly {
-            try pgctl(["-w", "-t", "60", "-l", directory.appendingPathComponent("server.log").path,
-                       "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
+    package func restart(mode: String = "fast", stopOnly: Bool = false, startOnly: Bool = false) async throws {
+        try await BlockingThread.run("pg_ctl") { [self] in
+            if !startOnly { try pgctl(["-m", mode, "-w", "-t", "60", "stop"]) }
+            if !stopOnly {
+                try pgctl(["-w", "-t", "60", "-l", directory.appendingPathComponent("server.log").path,
+                           "-o", "-p \(port) -k \(directory.path) -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200", "start"])
+            }
         }
     }
 
-    package func stop() {
+    package func stop() async {
+        await BlockingThread.run("pg_ctl") { [self] in stopNow() }
+    }
+
+    private func stopNow() {
         try? pgctl(["-m", "immediate", "-w", "-t", "30", "stop"])
         try? FileManager.default.removeItem(at: directory)
     }

@@ -10,8 +10,9 @@ package final class PostgresFixture: @unchecked Sendable {
 
     /// - Parameter cluster: the process's shared cluster unless given (a test that restarts its own).
     /// - Parameter connectTimeout: the URL's `connect_timeout` when not the default.
-    package init(cluster: PostgresCluster? = nil, connectTimeout: Duration? = nil) throws {
-        var url = try (cluster ?? PostgresCluster.shared()).makeDatabase()
+    package init(cluster: PostgresCluster? = nil, connectTimeout: Duration? = nil) async throws {
+        let cluster = if let cluster { cluster } else { try await PostgresCluster.shared() }
+        var url = try await cluster.makeDatabase()
         if let connectTimeout { url.connectTimeout = connectTimeout }
         self.url = url
         directory = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)

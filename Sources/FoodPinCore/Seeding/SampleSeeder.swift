@@ -38,7 +38,7 @@ package struct SampleSeeder: Sendable {
     /// - Throws: the samples file cannot be read, or the store failed for another reason than a concurrent seed.
     @discardableResult
     package func seedIfNeeded() async throws -> Outcome {
-        try ensureSchema()
+        try await ensureSchema()
         if try await hasRestaurants() { return .alreadySeeded }
         return try await seed()
     }
@@ -48,14 +48,28 @@ package struct SampleSeeder: Sendable {
     ///
     /// Cheap once done: one read of the schema and a parse of the file, no write. Two processes
     /// may both import; merging is idempotent. Production's schema only changes by deploying.
+    package func ensureSchema() async throws {
+        guard let imported = try bundledSchema() else { return }
+        let current = try await container.schema()
+        if try current.merging(imported) == current { return }
+        try await container.importSchema(imported)
+    }
+
+    /// ``ensureSchema()`` for synchronous set-up code (test fixtures on the embedded store).
+    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
     package func ensureSchema() throws {
-        let file = assets.appendingPathComponent("FoodPin.ckdb")
-        guard container.configuration.environment == .development,
-              FileManager.default.fileExists(atPath: file.path) else { return }
-        let imported = try Schema(ckdb: String(contentsOf: file, encoding: .utf8))
+        guard let imported = try bundledSchema() else { return }
         let current = try container.schema()
         if try current.merging(imported) == current { return }
         try container.importSchema(imported)
+    }
+
+    /// `Assets/FoodPin.ckdb`, or `nil` outside development or when the file is absent.
+    private func bundledSchema() throws -> Schema? {
+        let file = assets.appendingPathComponent("FoodPin.ckdb")
+        guard container.configuration.environment == .development,
+              FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try Schema(ckdb: String(contentsOf: file, encoding: .utf8))
     }
 
     /// One row of the Discover query: it runs on the `(type, creationDate)` index, where an

@@ -53,7 +53,7 @@ struct AddCommand: ParsableCommand {
         do {
             // The store opens and the schema is checked while the image scales.
             let saved = try runBlocking {
-                try await backend.save(draft, alongside: { try seeder?.ensureSchema() })   // no samples here: see CloudSession
+                try await backend.save(draft, alongside: { try await seeder?.ensureSchema() })   // no samples here: see CloudSession
             }
             if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id }) {
                 printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")

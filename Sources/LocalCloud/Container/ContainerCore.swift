@@ -47,6 +47,9 @@ final class ContainerCore: Sendable {
         }
     }
 
+    /// The store if it is open already, without opening it.
+    var openedStore: (any CloudStore)? { slot.opened.withLock { $0 } }
+
     /// The embedded store, for tests and checks of SQLite's own invariants.
     func sqliteStore() throws -> SQLiteStore {
         guard let store = try store() as? SQLiteStore else {

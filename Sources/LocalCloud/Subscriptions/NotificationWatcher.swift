@@ -28,7 +28,7 @@ final class NotificationWatcher: Sendable {
 
     func start() {
         task.withLock { task in
-            task = Task.detached(priority: .utility) { [self] in await run() }
+            task = Task.detached { [self] in await run() }
         }
     }
 
@@ -41,7 +41,8 @@ final class NotificationWatcher: Sendable {
         // Open (and migrate) the store first, so the tables exist; retry while it cannot be opened.
         var reader: (any ChangeReader)?
         while reader == nil && !Task.isCancelled {
-            reader = try? core.store().openChangeReader()
+            // On the database's queue: opening may wait on a database server, never on the pool.
+            reader = try? await Database(scope: .public, core: core).perform { db in try db.core.store().openChangeReader() }
             if reader == nil { try? await Task.sleep(for: .seconds(1)) }
         }
         guard let reader else { return }

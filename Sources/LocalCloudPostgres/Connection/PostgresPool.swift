@@ -56,6 +56,7 @@ package final class PostgresPool: Sendable {
     /// Runs `body` on the pool and blocks this (operation queue) thread until it finishes.
     ///
     /// Never call it from an event loop or an async context: see the type's comment.
+    @available(*, noasync, message: "Blocks the calling thread: call the pool's async API from async code")
     package func wait<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
         let semaphore = DispatchSemaphore(value: 0)
         let outcome = Outcome<T>()

@@ -89,7 +89,7 @@ extension CloudServer {
                         compute: () async throws -> [UInt8]) async throws -> Response {
         let key = ResponseCache.Key(container: call.containerIdentifier, environment: call.environment, scope: call.scope,
                                     user: call.identity.userName, endpoint: endpoint, body: call.rawBody)
-        let stamp = try call.container.changeStamp()
+        let stamp = try await call.container.changeStamp()
         let entry: ResponseCache.Entry
         if let hit = responses.entry(key, stamp: stamp) {
             entry = hit

@@ -50,9 +50,9 @@ import Testing
     @Test func seedingImportsTheSchemaSoOnlyTheCreatorMayDelete() async throws {
         let fixture = try CloudFixture()
         let fresh = fixture.container(schema: false)
-        #expect(try fresh.schema().recordTypes["Restaurant"] == nil)
+        #expect(try await fresh.schema().recordTypes["Restaurant"] == nil)
         #expect(try await fixture.seeder(fresh).seedIfNeeded() == .seeded(count: CloudFixture.sampleCount))
-        #expect(try fresh.schema().recordTypes["Restaurant"] != nil)
+        #expect(try await fresh.schema().recordTypes["Restaurant"] != nil)
         let alice = fixture.backend(user: "alice")
         let bob = fixture.backend(user: "bob")
         let sample = try #require(try await alice.firstPage(limit: 1).restaurants.first)

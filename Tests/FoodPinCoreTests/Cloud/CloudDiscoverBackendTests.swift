@@ -64,7 +64,7 @@ import Testing
     @Test func saveScalesTheImageToA1024WideJPEGAndRemovesTheTempFile() async throws {
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
-        let big = try images.convert(["-size", "3000x2000", "plasma:"], to: "big.png")
+        let big = try await images.convert(["-size", "3000x2000", "plasma:"], to: "big.png")
         let backend = fixture.backend()
         let saved = try await backend.save(RestaurantDraft(
             name: "Café Über 東京", type: "Fusion", location: "Berlin", phone: "+49 30 1234",
@@ -88,7 +88,7 @@ import Testing
     @Test func workAlongsideTheScalingRunsOnceAndItsErrorWins() async throws {
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
-        let photo = try images.convert(["-size", "2000x1500", "plasma:"], to: "photo.jpg")
+        let photo = try await images.convert(["-size", "2000x1500", "plasma:"], to: "photo.jpg")
         let backend = fixture.backend()
         let runs = Mutex(0)
         let saved = try await backend.save(
@@ -110,7 +110,7 @@ import Testing
     @Test func aFailedSaveRemovesTheTempFileAndSavesNothing() async throws {
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
-        let big = try images.convert(["-size", "2000x1500", "plasma:"], to: "big.jpg")
+        let big = try await images.convert(["-size", "2000x1500", "plasma:"], to: "big.jpg")
         // The store refuses assets over 1 KB: the scaled JPEG is written, then the save fails.
         let backend = fixture.backend(assetSizeLimit: 1024)
         await #expect { _ = try await backend.save(RestaurantDraft(name: "Big", type: "T", location: "L", imagePath: big.path)) }
@@ -125,7 +125,7 @@ import Testing
     @Test func aCorruptImageIsAnImageFieldErrorAndNothingIsSaved() async throws {
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
-        let good = try images.convert(["-size", "400x300", "plasma:"], to: "good.jpg")
+        let good = try await images.convert(["-size", "400x300", "plasma:"], to: "good.jpg")
         let data = try Data(contentsOf: good)
         let corrupt = try images.write(data.prefix(data.count / 3) + Data(repeating: 0x42, count: 200), to: "corrupt.jpg")
         let backend = fixture.backend()

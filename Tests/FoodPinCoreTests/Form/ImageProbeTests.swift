@@ -1,9 +1,10 @@
 import Foundation
+import LocalCloud
 import Testing
 @testable import FoodPinCore
 
 @Suite struct ImageProbeTests {
-    @Test func acceptsRealImagesAndRejectsTheRest() throws {
+    @Test func acceptsRealImagesAndRejectsTheRest() async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -13,7 +14,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
             process.arguments = ["-size", "8x8", "xc:red", dir.appendingPathComponent("red.\(ext)").path]
             try process.run()
-            process.waitUntilExit()
+            await BlockingThread.run("convert") { process.waitUntilExit() }
             #expect(process.terminationStatus == 0)
             #expect(ImageProbe.problem(with: dir.appendingPathComponent("red.\(ext)").path) == nil)
         }

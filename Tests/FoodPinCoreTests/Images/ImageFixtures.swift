@@ -1,4 +1,5 @@
 import Foundation
+import LocalCloud
 import Testing
 
 /// Images made for one test in its own temp directory, with the real CLIs
@@ -18,7 +19,7 @@ final class ImageFixtures {
 
     /// Whether libvips' module `name` (e.g. `vips-magick.so`) is installed beside libvips.
     static func hasVipsModule(_ name: String) -> Bool {
-        let version = (try? run("vips", ["--version"])) ?? ""
+        let version = (try? runNow("vips", ["--version"])) ?? ""
         guard let match = version.firstMatch(of: /vips-(\d+)\.(\d+)/) else { return false }
         let directory = "vips-modules-\(match.1).\(match.2)"
         return ["/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib", "/usr/local/lib"]
@@ -26,8 +27,16 @@ final class ImageFixtures {
     }
 
     /// Runs a tool found on PATH and returns its standard output; throws on a non-zero exit.
+    ///
+    /// The wait runs on a thread of its own: a test blocked on a child process must not hold one
+    /// of the cooperative pool's threads (two here) while every other test's server needs them.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
+    static func run(_ tool: String, _ arguments: [String]) async throws -> String {
+        try await BlockingThread.run(tool) { try runNow(tool, arguments) }
+    }
+
+    /// ``run(_:_:)`` for synchronous code outside tests' bodies (a trait's condition).
+    private static func runNow(_ tool: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
@@ -48,9 +57,9 @@ final class ImageFixtures {
     }
 
     /// `convert ARGS... name` into the fixture directory.
-    func convert(_ arguments: [String], to name: String) throws -> URL {
+    func convert(_ arguments: [String], to name: String) async throws -> URL {
         let out = url(name)
-        try Self.run("convert", arguments + [out.path])
+        try await Self.run("convert", arguments + [out.path])
         return out
     }
 
@@ -81,14 +90,14 @@ final class ImageFixtures {
     }
 
     /// Sample values at x,y as `vips getpoint` reports them.
-    static func pixel(_ url: URL, _ x: Int, _ y: Int) throws -> [Double] {
-        try run("vips", ["getpoint", url.path, "\(x)", "\(y)"])
+    static func pixel(_ url: URL, _ x: Int, _ y: Int) async throws -> [Double] {
+        try await run("vips", ["getpoint", url.path, "\(x)", "\(y)"])
             .split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
     }
 
     /// Every header field, as `vipsheader -a` prints it.
-    static func header(_ url: URL) throws -> String {
-        try run("vipsheader", ["-a", url.path])
+    static func header(_ url: URL) async throws -> String {
+        try await run("vipsheader", ["-a", url.path])
     }
 
     private func be16(_ value: UInt16) -> Data { Data([UInt8(value >> 8), UInt8(value & 0xFF)]) }

@@ -17,8 +17,8 @@ import Testing
         #expect(ImageInfo.formatName(loader: "VipsForeignLoadHeifSource") == "heif")
     }
 
-    @Test func probeReadsTheHeaderFromFileAndMemory() throws {
-        let png = try fixtures.convert(["-size", "321x123", "xc:rgba(0,0,255,0.5)"], to: "half.png")
+    @Test func probeReadsTheHeaderFromFileAndMemory() async throws {
+        let png = try await fixtures.convert(["-size", "321x123", "xc:rgba(0,0,255,0.5)"], to: "half.png")
         let info = try ImageInfo.probe(png)
         #expect(info.width == 321 && info.height == 123)
         #expect(info.format == "png" && info.hasAlpha && info.bands == 4)

@@ -18,7 +18,7 @@ import Glibc
     /// Scales `input` to a file and checks what every output must be: a JPEG of the
     /// expected size, 3-band 8-bit sRGB, upright, with no EXIF, GPS, XMP or ICC left.
     @discardableResult
-    func scaleAndCheck(_ input: URL, width: Int, height: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+    func scaleAndCheck(_ input: URL, width: Int, height: Int, sourceLocation: SourceLocation = #_sourceLocation) async throws -> URL {
         let output = fixtures.url(input.deletingPathExtension().lastPathComponent + "-scaled.jpg")
         let scaled = try scaler.scale(fileAt: input, to: output)
         #expect(scaled.width == width && scaled.height == height, sourceLocation: sourceLocation)
@@ -34,16 +34,16 @@ import Glibc
         #expect(info.bands == 3 && info.colorSpace == "srgb" && info.sampleFormat == "uchar", sourceLocation: sourceLocation)
         #expect(info.orientation == 1, sourceLocation: sourceLocation)
 
-        let header = try ImageFixtures.header(output)
+        let header = try await ImageFixtures.header(output)
         for field in ["exif-data", "gps", "orientation", "icc-profile-data", "xmp-data"] {
             #expect(!header.lowercased().contains(field), "\(field) survived", sourceLocation: sourceLocation)
         }
         return output
     }
 
-    @Test func twelveMegapixelJPEGBecomes1024Wide() throws {
-        let input = try fixtures.convert(["-size", "4000x3000", "gradient:orange-navy", "-quality", "92"], to: "big.jpg")
-        let output = try scaleAndCheck(input, width: 1024, height: 768)
+    @Test func twelveMegapixelJPEGBecomes1024Wide() async throws {
+        let input = try await fixtures.convert(["-size", "4000x3000", "gradient:orange-navy", "-quality", "92"], to: "big.jpg")
+        let output = try await scaleAndCheck(input, width: 1024, height: 768)
         // The in-memory variant gives the same picture.
         let data = try scaler.scale(fileAt: input)
         #expect(data.isJPEG)
@@ -51,76 +51,76 @@ import Glibc
         #expect(try Data(contentsOf: output).count == data.count)
     }
 
-    @Test func smallImageIsNotUpscaled() throws {
-        let input = try fixtures.convert(["-size", "500x300", "gradient:white-green"], to: "small.png")
-        try scaleAndCheck(input, width: 500, height: 300)
+    @Test func smallImageIsNotUpscaled() async throws {
+        let input = try await fixtures.convert(["-size", "500x300", "gradient:white-green"], to: "small.png")
+        try await scaleAndCheck(input, width: 500, height: 300)
     }
 
-    @Test func alphaIsFlattenedOntoWhite() throws {
+    @Test func alphaIsFlattenedOntoWhite() async throws {
         // Left half fully transparent, right half opaque blue.
-        let input = try fixtures.convert(
+        let input = try await fixtures.convert(
             ["-size", "200x100", "xc:none", "-fill", "blue", "-draw", "rectangle 100,0 199,99"], to: "alpha.png")
         #expect(try ImageInfo.probe(input).hasAlpha)
-        let output = try scaleAndCheck(input, width: 200, height: 100)
-        let transparent = try ImageFixtures.pixel(output, 40, 50)
+        let output = try await scaleAndCheck(input, width: 200, height: 100)
+        let transparent = try await ImageFixtures.pixel(output, 40, 50)
         #expect(transparent.count == 3 && transparent.allSatisfy { $0 >= 245 }, "\(transparent)")
-        let blue = try ImageFixtures.pixel(output, 160, 50)
+        let blue = try await ImageFixtures.pixel(output, 160, 50)
         #expect(blue.count == 3 && blue[0] < 30 && blue[1] < 30 && blue[2] > 220, "\(blue)")
     }
 
-    @Test func halfTransparentRedBecomesPink() throws {
-        let input = try fixtures.convert(["-size", "120x80", "xc:rgba(255,0,0,0.5)"], to: "pink.png")
-        let output = try scaleAndCheck(input, width: 120, height: 80)
-        let pink = try ImageFixtures.pixel(output, 60, 40)
+    @Test func halfTransparentRedBecomesPink() async throws {
+        let input = try await fixtures.convert(["-size", "120x80", "xc:rgba(255,0,0,0.5)"], to: "pink.png")
+        let output = try await scaleAndCheck(input, width: 120, height: 80)
+        let pink = try await ImageFixtures.pixel(output, 60, 40)
         #expect(pink.count == 3 && pink[0] > 240 && (100...160).contains(pink[1]) && (100...160).contains(pink[2]), "\(pink)")
     }
 
-    @Test func greyscaleBecomesThreeBandSRGB() throws {
-        let input = try fixtures.convert(
+    @Test func greyscaleBecomesThreeBandSRGB() async throws {
+        let input = try await fixtures.convert(
             ["-size", "1600x1200", "gradient:white-black", "-colorspace", "Gray"], to: "grey.jpg")
         #expect(try ImageInfo.probe(input).bands == 1)
-        let output = try scaleAndCheck(input, width: 1024, height: 768)
-        let top = try ImageFixtures.pixel(output, 512, 2)
+        let output = try await scaleAndCheck(input, width: 1024, height: 768)
+        let top = try await ImageFixtures.pixel(output, 512, 2)
         #expect(top.allSatisfy { $0 > 240 }, "\(top)")
     }
 
-    @Test func sixteenBitImagesBecomeEightBit() throws {
-        let rgb16 = try fixtures.convert(["-size", "300x200", "gradient:red-blue", "-depth", "16"], to: "rgb16.png")
+    @Test func sixteenBitImagesBecomeEightBit() async throws {
+        let rgb16 = try await fixtures.convert(["-size", "300x200", "gradient:red-blue", "-depth", "16"], to: "rgb16.png")
         #expect(try ImageInfo.probe(rgb16).sampleFormat == "ushort")
-        let rgbOut = try scaleAndCheck(rgb16, width: 300, height: 200)
-        let red = try ImageFixtures.pixel(rgbOut, 150, 1)
+        let rgbOut = try await scaleAndCheck(rgb16, width: 300, height: 200)
+        let red = try await ImageFixtures.pixel(rgbOut, 150, 1)
         #expect(red[0] > 230 && red[2] < 30, "16-bit values must be scaled down, not clipped: \(red)")
 
-        let grey16 = try fixtures.convert(
+        let grey16 = try await fixtures.convert(
             ["-size", "300x200", "gradient:white-black", "-colorspace", "Gray", "-depth", "16"], to: "grey16.png")
         #expect(try ImageInfo.probe(grey16).colorSpace == "grey16")
-        let greyOut = try scaleAndCheck(grey16, width: 300, height: 200)
-        let middle = try ImageFixtures.pixel(greyOut, 150, 100)
+        let greyOut = try await scaleAndCheck(grey16, width: 300, height: 200)
+        let middle = try await ImageFixtures.pixel(greyOut, 150, 100)
         #expect(middle.allSatisfy { (90...170).contains($0) }, "\(middle)")
     }
 
-    @Test func cmykJPEGBecomesSRGB() throws {
-        let input = try fixtures.convert(["-size", "300x200", "xc:red", "-colorspace", "CMYK"], to: "cmyk.jpg")
+    @Test func cmykJPEGBecomesSRGB() async throws {
+        let input = try await fixtures.convert(["-size", "300x200", "xc:red", "-colorspace", "CMYK"], to: "cmyk.jpg")
         let probed = try ImageInfo.probe(input)
         #expect(probed.colorSpace == "cmyk" && probed.bands == 4)
-        let output = try scaleAndCheck(input, width: 300, height: 200)
-        let red = try ImageFixtures.pixel(output, 150, 100)
+        let output = try await scaleAndCheck(input, width: 300, height: 200)
+        let red = try await ImageFixtures.pixel(output, 150, 100)
         #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
     }
 
     /// Numbers in an Adobe RGB photo mean other colours than in sRGB; stripping the
     /// profile without converting would shift them. Compared with `vips icc_transform`.
-    @Test func embeddedProfileIsConvertedToSRGB() throws {
+    @Test func embeddedProfileIsConvertedToSRGB() async throws {
         let profile = "/usr/share/color/icc/ghostscript/a98.icc"
         try #require(FileManager.default.fileExists(atPath: profile))
-        let input = try fixtures.convert(["-size", "100x100", "xc:rgb(60,180,90)", "-profile", profile], to: "adobe.jpg")
-        #expect(try ImageFixtures.header(input).contains("icc-profile-data"))
+        let input = try await fixtures.convert(["-size", "100x100", "xc:rgb(60,180,90)", "-profile", profile], to: "adobe.jpg")
+        #expect(try await ImageFixtures.header(input).contains("icc-profile-data"))
         let reference = fixtures.url("reference.v")
-        try ImageFixtures.run("vips", ["icc_transform", input.path, reference.path, "srgb", "--embedded"])
-        let expected = try ImageFixtures.pixel(reference, 50, 50)
+        try await ImageFixtures.run("vips", ["icc_transform", input.path, reference.path, "srgb", "--embedded"])
+        let expected = try await ImageFixtures.pixel(reference, 50, 50)
 
-        let output = try scaleAndCheck(input, width: 100, height: 100)
-        let actual = try ImageFixtures.pixel(output, 50, 50)
+        let output = try await scaleAndCheck(input, width: 100, height: 100)
+        let actual = try await ImageFixtures.pixel(output, 50, 50)
         #expect(abs(expected[0] - 60) > 20, "the fixture must need converting: \(expected)")
         #expect(zip(actual, expected).allSatisfy { abs($0 - $1) <= 4 }, "\(actual) vs \(expected)")
     }
@@ -128,18 +128,18 @@ import Glibc
     /// Orientation 6 means "turn 90° clockwise to view": the stored top edge ends on the right.
     /// Orientation 8 turns the other way: the stored top edge ends on the left.
     @Test(arguments: [(UInt16(6), true), (UInt16(8), false)])
-    func exifOrientationIsApplied(orientation: UInt16, redOnRight: Bool) throws {
+    func exifOrientationIsApplied(orientation: UInt16, redOnRight: Bool) async throws {
         // Stored 600×400, red at the top fading to blue at the bottom.
-        let plain = try fixtures.convert(["-size", "600x400", "gradient:red-blue"], to: "plain.jpg")
+        let plain = try await fixtures.convert(["-size", "600x400", "gradient:red-blue"], to: "plain.jpg")
         let input = try fixtures.jpegWithExif(plain, orientation: orientation, name: "o\(orientation).jpg")
         let probed = try ImageInfo.probe(input)
         #expect(probed.orientation == Int(orientation))
         #expect(probed.width == 400 && probed.height == 600)
-        #expect(try ImageFixtures.header(input).contains("GPSLatitudeRef"))
+        #expect(try await ImageFixtures.header(input).contains("GPSLatitudeRef"))
 
-        let output = try scaleAndCheck(input, width: 400, height: 600)
-        let left = try ImageFixtures.pixel(output, 5, 300)
-        let right = try ImageFixtures.pixel(output, 394, 300)
+        let output = try await scaleAndCheck(input, width: 400, height: 600)
+        let left = try await ImageFixtures.pixel(output, 5, 300)
+        let right = try await ImageFixtures.pixel(output, 394, 300)
         let (red, blue) = redOnRight ? (right, left) : (left, right)
         #expect(red[0] > 200 && red[2] < 60, "expected red, got \(red)")
         #expect(blue[2] > 200 && blue[0] < 60, "expected blue, got \(blue)")
@@ -155,46 +155,46 @@ import Glibc
     }
 
     /// The JPEG shrink-on-decode path (3200 px → 1024) keeps orientation, CMYK and truncation right.
-    @Test func largeJPEGsTakeTheShrinkOnDecodePath() throws {
+    @Test func largeJPEGsTakeTheShrinkOnDecodePath() async throws {
         // Stored 2000×3200 (portrait, red at the top); orientation 6 shows it 3200×2000, red on the right.
-        let stored = try fixtures.convert(["-size", "2000x3200", "gradient:red-blue"], to: "stored.jpg")
+        let stored = try await fixtures.convert(["-size", "2000x3200", "gradient:red-blue"], to: "stored.jpg")
         let rotated = try fixtures.jpegWithExif(stored, orientation: 6, name: "rotated.jpg")
         #expect(ImageScaler.jpegShrink(from: try ImageInfo.probe(rotated).width, to: 1024) == 2)
-        let output = try scaleAndCheck(rotated, width: 1024, height: 640)
-        let left = try ImageFixtures.pixel(output, 4, 320)
-        let right = try ImageFixtures.pixel(output, 1019, 320)
+        let output = try await scaleAndCheck(rotated, width: 1024, height: 640)
+        let left = try await ImageFixtures.pixel(output, 4, 320)
+        let right = try await ImageFixtures.pixel(output, 1019, 320)
         #expect(right[0] > 200 && right[2] < 60, "\(right)")
         #expect(left[2] > 200 && left[0] < 60, "\(left)")
 
-        let cmyk = try fixtures.convert(["-size", "3200x2000", "xc:red", "-colorspace", "CMYK"], to: "cmyk-big.jpg")
-        let cmykOut = try scaleAndCheck(cmyk, width: 1024, height: 640)
-        let red = try ImageFixtures.pixel(cmykOut, 512, 320)
+        let cmyk = try await fixtures.convert(["-size", "3200x2000", "xc:red", "-colorspace", "CMYK"], to: "cmyk-big.jpg")
+        let cmykOut = try await scaleAndCheck(cmyk, width: 1024, height: 640)
+        let red = try await ImageFixtures.pixel(cmykOut, 512, 320)
         #expect(red[0] > 180 && red[1] < 90 && red[2] < 90, "\(red)")
 
-        let noise = try fixtures.convert(["-size", "3200x2000", "xc:gray", "+noise", "Random"], to: "noise-big.jpg")
+        let noise = try await fixtures.convert(["-size", "3200x2000", "xc:gray", "+noise", "Random"], to: "noise-big.jpg")
         let bytes = try Data(contentsOf: noise)
         expectError(.corrupt, for: try fixtures.write(bytes.prefix(bytes.count / 2), to: "noise-cut.jpg"))
     }
 
     @Test(arguments: ["webp", "gif", "tiff"])
-    func otherFormatsAreDecoded(format: String) throws {
-        let input = try fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "picture.\(format)")
+    func otherFormatsAreDecoded(format: String) async throws {
+        let input = try await fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "picture.\(format)")
         #expect(try ImageInfo.probe(input).format == (format == "tiff" ? "tiff" : format))
-        try scaleAndCheck(input, width: 1024, height: 768)
+        try await scaleAndCheck(input, width: 1024, height: 768)
     }
 
     /// libvips starts without its format modules (about 16 ms of libraries a photo rarely needs);
     /// a format only a module reads (HEIF, JPEG XL) loads them the first time one is seen, and is
     /// probed and scaled as before.
     @Test(arguments: [("heic", "vips-heif.so"), ("jxl", "vips-jxl.so")])
-    func moduleFormatsLoadTheModulesOnDemand(format: String, module: String) throws {
+    func moduleFormatsLoadTheModulesOnDemand(format: String, module: String) async throws {
         guard ImageFixtures.hasVipsModule(module) else { return }
-        let png = try fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "module-\(format).png")
+        let png = try await fixtures.convert(["-size", "1200x900", "gradient:yellow-purple"], to: "module-\(format).png")
         let input = fixtures.url("picture.\(format)")
-        try ImageFixtures.run("vips", ["copy", png.path, input.path])
+        try await ImageFixtures.run("vips", ["copy", png.path, input.path])
         #expect(try ImageInfo.probe(input).format == (format == "heic" ? "heif" : format))
         #expect(Vips.modulesLoaded)
-        try scaleAndCheck(input, width: 1024, height: 768)
+        try await scaleAndCheck(input, width: 1024, height: 768)
         // Bytes in memory take the same path.
         #expect(try ImageInfo.probe(data: Data(contentsOf: input)).width == 1200)
     }
@@ -213,12 +213,12 @@ import Glibc
         }
     }
 
-    @Test func truncatedFilesAreCorrupt() throws {
-        let jpeg = try fixtures.convert(["-size", "800x600", "xc:gray", "+noise", "Random"], to: "noise.jpg")
+    @Test func truncatedFilesAreCorrupt() async throws {
+        let jpeg = try await fixtures.convert(["-size", "800x600", "xc:gray", "+noise", "Random"], to: "noise.jpg")
         let jpegBytes = try Data(contentsOf: jpeg)
         expectError(.corrupt, for: try fixtures.write(jpegBytes.prefix(jpegBytes.count / 2), to: "cut.jpg"))
 
-        let png = try fixtures.convert(["-size", "800x600", "xc:gray", "+noise", "Random"], to: "noise.png")
+        let png = try await fixtures.convert(["-size", "800x600", "xc:gray", "+noise", "Random"], to: "noise.png")
         let pngBytes = try Data(contentsOf: png)
         expectError(.corrupt, for: try fixtures.write(pngBytes.prefix(pngBytes.count / 2), to: "cut.png"))
 
@@ -243,7 +243,7 @@ import Glibc
         expectError(.isDirectory, for: folder)
     }
 
-    @Test func unreadablePathsAreRejected() throws {
+    @Test func unreadablePathsAreRejected() async throws {
         expectError(.unreadable, for: fixtures.url("missing.jpg"))
 
         let dangling = fixtures.url("dangling.jpg")
@@ -256,13 +256,13 @@ import Glibc
         expectError(.unreadable, for: fifo)
 
         // chmod 000 bites only when not root.
-        let locked = try fixtures.convert(["-size", "10x10", "xc:red"], to: "locked.jpg")
+        let locked = try await fixtures.convert(["-size", "10x10", "xc:red"], to: "locked.jpg")
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: locked.path)
         if getuid() != 0 { expectError(.unreadable, for: locked) }
     }
 
-    @Test func fileOver50MBIsTooLarge() throws {
-        let small = try fixtures.convert(["-size", "64x64", "xc:red"], to: "seed.jpg")
+    @Test func fileOver50MBIsTooLarge() async throws {
+        let small = try await fixtures.convert(["-size", "64x64", "xc:red"], to: "seed.jpg")
         let large = fixtures.url("huge.jpg")
         try FileManager.default.copyItem(at: small, to: large)
         let handle = try FileHandle(forWritingTo: large)
@@ -273,8 +273,8 @@ import Glibc
     }
 
     /// A real 64×64 JPEG whose SOF header is patched to claim 30000×30000 (900 megapixels).
-    @Test func decompressionBombIsRejectedFromItsHeader() throws {
-        let seed = try fixtures.convert(["-size", "64x64", "xc:red"], to: "seed.jpg")
+    @Test func decompressionBombIsRejectedFromItsHeader() async throws {
+        let seed = try await fixtures.convert(["-size", "64x64", "xc:red"], to: "seed.jpg")
         var bytes = try Data(contentsOf: seed)
         let sof = try #require(Self.startOfFrame(in: bytes))
         let side: [UInt8] = [UInt8(30000 >> 8), UInt8(30000 & 0xFF)]
@@ -290,15 +290,15 @@ import Glibc
         #expect(error?.message.contains("30000×30000") == true)
     }
 
-    @Test func pixelLimitIsConfigurable() throws {
-        let input = try fixtures.convert(["-size", "2000x1000", "xc:red"], to: "two-mp.jpg")
+    @Test func pixelLimitIsConfigurable() async throws {
+        let input = try await fixtures.convert(["-size", "2000x1000", "xc:red"], to: "two-mp.jpg")
         let strict = ImageScaler(maxPixels: 1_000_000)
         let error = #expect(throws: ImageError.self) { try strict.scale(fileAt: input) }
         #expect(error?.code == .tooManyPixels)
     }
 
-    @Test func unwritableOutputIsWriteFailed() throws {
-        let input = try fixtures.convert(["-size", "100x100", "xc:red"], to: "red.jpg")
+    @Test func unwritableOutputIsWriteFailed() async throws {
+        let input = try await fixtures.convert(["-size", "100x100", "xc:red"], to: "red.jpg")
         let error = #expect(throws: ImageError.self) {
             try scaler.scale(fileAt: input, to: fixtures.url("no/such/dir/out.jpg"))
         }
@@ -306,7 +306,7 @@ import Glibc
     }
 
     @Test func scalesConcurrentlyFromManyThreads() async throws {
-        let input = try fixtures.convert(["-size", "2400x1800", "gradient:red-yellow"], to: "shared.jpg")
+        let input = try await fixtures.convert(["-size", "2400x1800", "gradient:red-yellow"], to: "shared.jpg")
         let broken = try fixtures.write(Data("not an image".utf8), to: "broken.jpg")
         let scaler = scaler
         let results = await withTaskGroup(of: (Bool, Int).self) { group in

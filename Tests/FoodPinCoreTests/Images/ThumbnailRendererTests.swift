@@ -38,8 +38,8 @@ import Testing
         thumbnail.imageRows.flatMap { row in thumbnail.imageColumns.map { thumbnail[$0, row] } }
     }
 
-    @Test func redImageGivesRedCellsAt256Colours() throws {
-        let red = try fixtures.convert(["-size", "640x480", "xc:rgb(230,20,20)"], to: "red.jpg")
+    @Test func redImageGivesRedCellsAt256Colours() async throws {
+        let red = try await fixtures.convert(["-size", "640x480", "xc:rgb(230,20,20)"], to: "red.jpg")
         let thumbnail = try ThumbnailRenderer(colorMode: .colors256).render(fileAt: red, in: .listRow)
         #expect(thumbnail.width == 8 && thumbnail.height == 4 && thumbnail.cells.count == 32)
         let colors = imageCells(thumbnail).flatMap(Self.visibleColors)
@@ -56,15 +56,15 @@ import Testing
     }
 
     /// 640×480 is 4:3; on cells twice as tall as wide, 8 columns need 3 rows.
-    @Test func aspectRatioIsKeptAndTheBoxIsFilledWithBlanks() throws {
-        let image = try fixtures.convert(["-size", "640x480", "xc:rgb(20,20,230)"], to: "blue.png")
+    @Test func aspectRatioIsKeptAndTheBoxIsFilledWithBlanks() async throws {
+        let image = try await fixtures.convert(["-size", "640x480", "xc:rgb(20,20,230)"], to: "blue.png")
         let thumbnail = try ThumbnailRenderer(colorMode: .colors256).render(fileAt: image, in: .listRow)
         #expect(thumbnail.imageColumns == 0..<8)
         #expect(thumbnail.imageRows == 0..<3)
         #expect(thumbnail.row(3).allSatisfy { $0 == .blank })
         #expect(thumbnail.text.count == 4 && thumbnail.text.allSatisfy { $0.count == 8 })
 
-        let tall = try fixtures.convert(["-size", "100x800", "xc:white"], to: "tall.png")
+        let tall = try await fixtures.convert(["-size", "100x800", "xc:white"], to: "tall.png")
         let narrow = try ThumbnailRenderer(colorMode: .colors256).render(fileAt: tall, in: .listRow)
         #expect(narrow.width == 8 && narrow.height == 4)
         #expect(narrow.imageRows == 0..<4)
@@ -75,8 +75,8 @@ import Testing
     }
 
     @Test(arguments: [(ColorMode.colors16, 16), (.colors8, 8)])
-    func fewerColoursStayInTheirPalette(mode: ColorMode, size: Int) throws {
-        let image = try fixtures.convert(["-size", "320x240", "gradient:red-blue"], to: "gradient.png")
+    func fewerColoursStayInTheirPalette(mode: ColorMode, size: Int) async throws {
+        let image = try await fixtures.convert(["-size", "320x240", "gradient:red-blue"], to: "gradient.png")
         let thumbnail = try ThumbnailRenderer(colorMode: mode).render(fileAt: image, in: CellBox(columns: 16, rows: 6))
         let colors = imageCells(thumbnail).flatMap { [$0.style.foreground, $0.style.background] }
         #expect(colors.contains { $0 != .default })
@@ -87,8 +87,8 @@ import Testing
     }
 
     /// Mono: no colours at all, the picture lives in the symbols.
-    @Test func fgbgModeUsesDefaultColoursAndShapes() throws {
-        let image = try fixtures.convert(
+    @Test func fgbgModeUsesDefaultColoursAndShapes() async throws {
+        let image = try await fixtures.convert(
             ["-size", "320x240", "xc:black", "-fill", "white", "-draw", "rectangle 0,0 159,239"], to: "half.png")
         let thumbnail = try ThumbnailRenderer(colorMode: .none).render(fileAt: image, in: CellBox(columns: 16, rows: 6))
         #expect(thumbnail.cells.allSatisfy { $0.style == .plain })
@@ -97,8 +97,8 @@ import Testing
         #expect(left.isDisjoint(with: right), "white and black halves must look different: \(left) \(right)")
     }
 
-    @Test func encodedBytesRenderLikeTheFile() throws {
-        let image = try fixtures.convert(["-size", "300x300", "gradient:yellow-green"], to: "square.jpg")
+    @Test func encodedBytesRenderLikeTheFile() async throws {
+        let image = try await fixtures.convert(["-size", "300x300", "gradient:yellow-green"], to: "square.jpg")
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let fromFile = try renderer.render(fileAt: image, in: .detail)
         let fromData = try renderer.render(data: Data(contentsOf: image), in: .detail)
@@ -106,8 +106,8 @@ import Testing
         #expect(fromFile.width == CellBox.detail.columns && fromFile.height == CellBox.detail.rows)
     }
 
-    @Test func costGrowsWithTheBox() throws {
-        let image = try fixtures.convert(["-size", "300x200", "xc:red"], to: "red.png")
+    @Test func costGrowsWithTheBox() async throws {
+        let image = try await fixtures.convert(["-size", "300x200", "xc:red"], to: "red.png")
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let small = try renderer.render(fileAt: image, in: .listRow)
         let large = try renderer.render(fileAt: image, in: .detail)
@@ -115,7 +115,7 @@ import Testing
         #expect(large.cost > small.cost * 10)
     }
 
-    @Test func brokenInputIsAnError() throws {
+    @Test func brokenInputIsAnError() async throws {
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let garbage = Data("definitely not a picture".utf8)
         let notImage = #expect(throws: ImageError.self) { try renderer.render(data: garbage, in: .listRow) }
@@ -124,7 +124,7 @@ import Testing
         let empty = #expect(throws: ImageError.self) { try renderer.render(data: Data(), in: .listRow) }
         #expect(empty?.code == .empty)
 
-        let noise = try fixtures.convert(["-size", "400x300", "xc:gray", "+noise", "Random"], to: "noise.jpg")
+        let noise = try await fixtures.convert(["-size", "400x300", "xc:gray", "+noise", "Random"], to: "noise.jpg")
         let bytes = try Data(contentsOf: noise)
         let cut = #expect(throws: ImageError.self) { try renderer.render(data: bytes.prefix(bytes.count / 2), in: .listRow) }
         #expect(cut?.code == .corrupt)
@@ -161,9 +161,9 @@ import Testing
     }
 
     /// Canvases are pooled and reused: a drawing must not keep anything of the one before.
-    @Test func reusedCanvasesDrawLikeFreshOnes() throws {
-        let red = try fixtures.convert(["-size", "640x480", "gradient:red-yellow"], to: "warm.jpg")
-        let blue = try fixtures.convert(["-size", "640x480", "gradient:blue-cyan"], to: "cold.jpg")
+    @Test func reusedCanvasesDrawLikeFreshOnes() async throws {
+        let red = try await fixtures.convert(["-size", "640x480", "gradient:red-yellow"], to: "warm.jpg")
+        let blue = try await fixtures.convert(["-size", "640x480", "gradient:blue-cyan"], to: "cold.jpg")
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let first = try renderer.render(fileAt: red, in: .listRow)
         let other = try renderer.render(fileAt: blue, in: .listRow)
@@ -174,9 +174,10 @@ import Testing
 
     /// Two renders never share a canvas: many at once give what one at a time gives.
     @Test func concurrentRendersMatchSerialOnes() async throws {
-        let files = try (0..<6).map { index in
-            try fixtures.convert(["-size", "640x480", "gradient:rgb(\(index * 40),20,200)-rgb(250,\(index * 40),20)"],
-                                 to: "gradient\(index).jpg")
+        var files: [URL] = []
+        for index in 0..<6 {
+            files.append(try await fixtures.convert(["-size", "640x480", "gradient:rgb(\(index * 40),20,200)-rgb(250,\(index * 40),20)"],
+                                                    to: "gradient\(index).jpg"))
         }
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let serial = try files.map { try renderer.render(fileAt: $0, in: .listRow) }
@@ -197,8 +198,8 @@ import Testing
     }
 
     /// A 2048-px JPEG is decoded at 1/8 and drawn from those pixels, from a file and from bytes alike.
-    @Test func largeJPEGRendersLikeItsBytes() throws {
-        let image = try fixtures.convert(["-size", "2048x1536", "gradient:orange-purple"], to: "large.jpg")
+    @Test func largeJPEGRendersLikeItsBytes() async throws {
+        let image = try await fixtures.convert(["-size", "2048x1536", "gradient:orange-purple"], to: "large.jpg")
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         for box in [CellBox.listRow, .detail] {
             let fromFile = try renderer.render(fileAt: image, in: box)
@@ -209,8 +210,8 @@ import Testing
     }
 
     /// EXIF orientation 6 turns a 640×480 landscape upright into a 480×640 portrait.
-    @Test func exifOrientationTurnsTheThumbnail() throws {
-        let landscape = try fixtures.convert(["-size", "640x480", "xc:rgb(20,200,20)"], to: "landscape.jpg")
+    @Test func exifOrientationTurnsTheThumbnail() async throws {
+        let landscape = try await fixtures.convert(["-size", "640x480", "xc:rgb(20,200,20)"], to: "landscape.jpg")
         let portrait = try fixtures.jpegWithExif(landscape, orientation: 6, name: "portrait.jpg")
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         let upright = try renderer.render(fileAt: landscape, in: .detail)

@@ -26,9 +26,9 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
 
     func makeFixture() async throws -> any StoreFixture {
         switch self {
-        case .embedded: try EmbeddedFixture()
+        case .embedded: try await EmbeddedFixture()
         case .remote: try await RemoteFixture()
-        case .postgres: try PostgresStoreFixture()
+        case .postgres: try await PostgresStoreFixture()
         }
     }
 }
@@ -99,10 +99,10 @@ let conformanceSchemaText = """
 struct EmbeddedFixture: StoreFixture {
     let directory: URL
 
-    init() throws {
+    init() async throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        _ = try Container(configuration: configuration(user: nil)).importSchema(Schema(ckdb: conformanceSchemaText))
+        _ = try await Container(configuration: configuration(user: nil)).importSchema(Schema(ckdb: conformanceSchemaText))
     }
 
     func configuration(user: String?) -> Container.Configuration {
@@ -122,9 +122,9 @@ struct EmbeddedFixture: StoreFixture {
 struct PostgresStoreFixture: StoreFixture {
     let fixture: PostgresFixture
 
-    init() throws {
-        fixture = try PostgresFixture()
-        _ = try fixture.container(user: nil, checksIndexes: true, identifier: "iCloud.Conformance")
+    init() async throws {
+        fixture = try await PostgresFixture()
+        _ = try await fixture.container(user: nil, checksIndexes: true, identifier: "iCloud.Conformance")
             .importSchema(Schema(ckdb: conformanceSchemaText))
     }
 

@@ -59,7 +59,7 @@ final class TestServer: Sendable {
         let schemaText = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../../Assets/FoodPin.ckdb").standardized, encoding: .utf8)
         let seed = Container(configuration: .init(containerIdentifier: "iCloud.com.example.Test", dataDirectory: directory, user: nil))
-        _ = try seed.importSchema(Schema(ckdb: schemaText))
+        _ = try await seed.importSchema(Schema(ckdb: schemaText))
         let server = CloudServer(configuration: configuration, authenticator: authenticator, logger: logger)
         let (urls, continuation) = AsyncStream.makeStream(of: String.self)
         let app = try server.makeApplication { url in continuation.yield(url) }
