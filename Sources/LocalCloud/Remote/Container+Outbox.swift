@@ -44,3 +44,14 @@ extension Container {
         return store.client.serverClock.offset
     }
 }
+
+extension Container {
+    /// For a remote container: whether the server answers now, then each change (`true` again
+    /// once it answers after being away, when the catch-up and the outbox's upload have started
+    /// on their own). While a notification stream is open (`notifications`), its loss is noticed
+    /// at once and confirmed by a probe, with no request of the app's. Empty for a local container.
+    package func reachabilityChanges() -> AsyncStream<Bool> {
+        guard let store = try? core.store() as? RemoteStore else { return AsyncStream { $0.finish() } }
+        return store.reachabilityChanges()
+    }
+}
