@@ -134,8 +134,21 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             restaurant.uploadFailure = failure
             if let index { page.restaurants[index] = restaurant } else { page.restaurants.insert(restaurant, at: 0) }
         }
+        // An edit made offline (a save of a record read from the server, so with a change tag) shows
+        // in place, with the creator and creation date of the row it changes.
+        for change in pending where !change.isDelete && change.record?.recordChangeTag != nil {
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
+                  let index = page.restaurants.firstIndex(where: { $0.id == record.recordID.recordName }) else { continue }
+            let shown = page.restaurants[index]
+            var restaurant = RestaurantRecord.restaurant(from: record)
+            (restaurant.createdAt, restaurant.createdBy) = (shown.createdAt, shown.createdBy)
+            restaurant.isWaiting = true
+            restaurant.uploadFailure = change.failure
+            page.restaurants[index] = restaurant
+        }
         let waiting = pending.reversed().compactMap { change -> Restaurant? in
-            guard let record = change.record, record.recordType == RestaurantRecord.recordType else { return nil }
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
+                  record.recordChangeTag == nil else { return nil }
             var restaurant = RestaurantRecord.restaurant(from: record)
             restaurant.isWaiting = true
             restaurant.uploadFailure = change.failure
@@ -277,12 +290,27 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                 for await notification in container.notifications {
                     guard notification.subscriptionID == Self.subscriptionID, let id = notification.recordID else { continue }
                     if let ownRecordName, notification.modifiedBy?.recordName == ownRecordName { continue }
-                    continuation.yield([RemoteChange(recordID: id.recordName, kind: Self.kind(notification.queryNotificationReason))])
+                    let kind = Self.kind(notification.queryNotificationReason)
+                    // An update's version, so a list that already shows it (a refresh read it) does not count it.
+                    let tag = kind == .updated ? await Self.changeTag(of: id, in: database) : nil
+                    continuation.yield([RemoteChange(recordID: id.recordName, kind: kind, changeTag: tag)])
                 }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// The record's change tag now (one fetch of no fields), or `nil` when it cannot be read.
+    static func changeTag(of id: Record.ID, in database: Database) async -> String? {
+        guard case .success(let record)? = try? await database.records(for: [id], desiredKeys: [])[id] else { return nil }
+        return record.recordChangeTag
+    }
+
+    /// Whether the server answers, now and on each change: a remote container's reachability
+    /// (the push stream's loss confirmed by a probe); a local container's stream ends at once.
+    package func reachability() -> AsyncStream<Bool> {
+        container.reachabilityChanges()
     }
 
     static func kind(_ reason: CloudNotification.Reason) -> RemoteChange.Kind {
