@@ -35,7 +35,7 @@ extension Renderer {
                 for candidate in form.completions.prefix(5) { lines.append(FormLine(field: field, kind: .note(candidate))) }
                 if form.isEditing, form.text(.image).isEmpty {
                     let note = form.removesImage ? "the photo is removed on save (^X keeps it)"
-                        : "empty keeps the current photo; a path replaces it, ^X removes it"
+                        : "empty keeps the photo; a path replaces it, ^X removes it"
                     lines.append(FormLine(field: field, kind: .note(note)))
                 }
             }

@@ -6,8 +6,8 @@ import Foundation
 /// screen's edit path (``CloudDiscoverBackend/update(_:)``): the same record name and creation date,
 /// saved against the version just read, so a change made elsewhere meanwhile is refused, not overwritten.
 ///
-/// Exit codes: 0 saved (prints the record name), 2 invalid input (a field, the image, nothing to
-/// change, a name several restaurants have), 1 not found, not yours, a conflict, or the cloud failed.
+/// Exit codes: 0 saved (prints the record name), 2 invalid input (a field, the image, a name
+/// several restaurants have), 64 nothing to change, 1 not found, not yours, a conflict, or the cloud failed.
 /// Offline the edit waits in the outbox (`queued: NAME (uploads when the server is reachable)`,
 /// exit 0) unless `--no-queue` is given (exit 1).
 struct EditCommand: ParsableCommand {
