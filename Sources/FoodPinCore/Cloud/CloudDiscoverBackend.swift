@@ -73,6 +73,8 @@ package final class CloudDiscoverBackend: DiscoverBackend {
     /// read, on any page, through the zone's change token (`recordZoneChanges`). A token the store
     /// no longer knows (a compacted log, a new server) gives the first page alone.
     package func refresh(limit: Int) async throws -> DiscoverPage {
+        // Back from offline: this machine's queued changes go up first, so the page shows them uploaded.
+        if container.pendingChanges().contains(where: { $0.failure == nil }) { await container.waitForUploads(upTo: .seconds(10)) }
         guard let since = changeToken.withLock({ $0 }) else { return try await firstPage(limit: limit) }
         var page = withPendingChanges(try await pageOrPendingOnly(limit: limit))
         guard !page.isFromCache else { return page }
@@ -278,8 +280,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                         _ = try await database.save(subscription)
                         break
                     } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
-                        // A server that is away (a remote container started offline): subscribe once it answers.
-                        try? await Task.sleep(for: .seconds(min(5, 1 << min(attempt, 3))))
+                        // A server that is away (a remote container started offline): subscribe once it
+                        // answers, within 2 s of its return (a refused connection costs nothing).
+                        try? await Task.sleep(for: .seconds(min(2, 1 << min(attempt, 1))))
                         attempt += 1
                         if Task.isCancelled { break }
                     } catch {

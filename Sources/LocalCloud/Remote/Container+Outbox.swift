@@ -55,3 +55,12 @@ extension Container {
         return store.reachabilityChanges()
     }
 }
+
+extension Container {
+    /// For a remote container: returns once nothing in the outbox waits to upload (refused changes
+    /// stay, marked), or after `timeout`; at once for a local container and when the server is away.
+    package func waitForUploads(upTo timeout: Duration) async {
+        guard let store = try? core.store() as? RemoteStore, store.reachable.load(ordering: .relaxed) else { return }
+        await store.waitForUploads(upTo: timeout)
+    }
+}

@@ -42,6 +42,8 @@ package final class RemoteStore: CloudStore {
     let catchUpWorker = BackgroundWorker(name: "LocalCloud catch-up")
     /// Asks the server whether it answers when the push stream says it may have gone or come back.
     let prober = BackgroundWorker(name: "LocalCloud probe")
+    /// Those waiting for the outbox to have nothing left to upload (``waitForUploads(upTo:)``).
+    let uploadWaiters = Mutex<[UUID: CheckedContinuation<Void, Never>]>([:])
     /// Those waiting to hear when ``reachable`` changes (``reachabilityChanges()``).
     let reachabilityWatchers = Mutex<[UUID: AsyncStream<Bool>.Continuation]>([:])
 
