@@ -7,7 +7,8 @@
 # - `foodpin edit NAME --phone … --image …` changes the phone and replaces the photo; the old photo's
 #   asset is collected by `localcloud gc` on the server, the new one is kept;
 # - bob may not edit alice's restaurant: `foodpin edit` exits 1 with one line, `e` on his screen
-#   refuses on the status line and opens no form;
+#   refuses on the status line and opens no form; alice's next edit raises "1 changed" on his
+#   screen, and `r` shows it in place;
 # - a change from alice's laptop while her form is open is shown ("theirs: …"), never overwritten
 #   silently: `k` keeps theirs, and, the second time, `o` overwrites it with hers;
 # - `--no-image` removes the photo;
@@ -110,13 +111,21 @@ wait_for "Cafe Typo Fixed" 30
 send e
 wait_for "was added by alice; only they can edit it" 10
 screen_has "Edit Restaurant" && fail "a form opened for bob"
+pass "bob may not edit alice's restaurant: foodpin edit exits 1 with one line; e refuses on one line"
+send Escape
+as_laptop "$E2E_BIN" edit "$ID" --name "Renamed For Bob" >/dev/null 2>&1
+wait_for "1 changed — press r" 10
+send r
+wait_for "Renamed For Bob" 10
+screen_has "Cafe Typo Fixed" && fail "bob's screen shows the old name beside the new one"
+wait_for "1 restaurant" 5
+pass "bob's screen: the edit raises '1 changed', and r shows it in place"
 send q
 expect_exit 0
-pass "bob may not edit alice's restaurant: foodpin edit exits 1 with one line; e refuses on one line"
 
 echo "=== edit: a change from another machine meanwhile"
 e2e_start --env LOCALCLOUD_HOME="$ALICE/data" --env XDG_CONFIG_HOME="$ALICE/config" -- --no-images
-wait_for "Cafe Typo Fixed" 30
+wait_for "Renamed For Bob" 30
 send e
 wait_for "Edit Restaurant" 10
 as_laptop "$E2E_BIN" edit "$ID" --name "From The Laptop" >/dev/null 2>&1
