@@ -4,11 +4,14 @@
 # - a wrong password exits non-zero with one line; the credentials file is 0600;
 # - alice browses; bob adds a restaurant with a photo; alice's banner appears within 2 s with
 #   no polling, and `r` shows bob's restaurant, its photo downloaded into alice's cache;
-# - the server is killed: alice's status says offline, the list stays;
+# - the server is killed with alice's list idle: her status says offline within 5 s with no key
+#   pressed (the push stream's loss, confirmed by a probe), the list stays;
 # - with the server down, bob's `foodpin add --no-queue` fails (exit 1) and `foodpin add` queues
 #   (exit 0, "queued: NAME (uploads when the server is reachable)");
-# - the server restarts on the same port: `r` works again; bob's queued add uploads once, with its
-#   photo, and alice sees it; bob's `foodpin list --json` has the photos; live updates resume;
+# - the server restarts on the same port: with no key pressed, alice's status names the server
+#   again within 5 s and her list catches up (her queued add uploads and stops "waiting"); bob's
+#   queued add uploads once, with its photo, and alice sees it; bob's `foodpin list --json` has the
+#   photos; live updates resume;
 # - bob deletes a restaurant on alice's second page and renames another while her network is down
 #   (a proxy she goes through is killed): once she reconnects, `r` drops the one and renames the other;
 # - alice deletes her own restaurant while offline: it stays gone across a relaunch and is deleted
@@ -72,11 +75,13 @@ find "$ALICE/data" -path '*remote-*/assets/*' -type f -size +10k | grep -q . || 
 pass "r shows bob's restaurant, its photo downloaded into alice's cache"
 
 echo "=== remote: the server killed and restarted"
+wait_for_line "127\.0\.0\.1 *$" 10
+killed=$(date +%s%N)
 serve_kill
-send r
-wait_for "offline · 1 cached" 20
+wait_for "offline · 1 cached" 5
+elapsed_ms=$(( ($(date +%s%N) - killed) / 1000000 ))
 screen_has "Bob's Injera" || fail "the list went away when the server did"
-pass "with the server killed, alice's status says offline and the list stays"
+pass "with the server killed and the list idle, alice's status says offline ${elapsed_ms} ms later with no key pressed; the list stays"
 
 send a
 wait_for "New Restaurant"
@@ -108,10 +113,17 @@ pass "alice quits and relaunches with the server down: the cached list and her q
 
 serve_start "$SERVER" --port "$PORT"
 [ "${SERVE_URL##*:}" = "$PORT" ] || fail "the server came back on another port: $SERVE_URL"
+# The relaunched screen started offline: its push stream opens once the server answers.
+restarted=$(date +%s%N)
+wait_for_line "127\.0\.0\.1 *$" 5
+elapsed_ms=$(( ($(date +%s%N) - restarted) / 1000000 ))
+screen_has "Bob's Injera" || fail "the list is gone after the restart"
+wait_gone "waiting to upload" 10
+screen_has "Alice Offline" || fail "alice's queued add left the list"
+pass "after a restart on the same port, with no key pressed, the status names the server ${elapsed_ms} ms later and the list catches up (alice's queued add uploaded)"
 send r
 wait_gone "offline" 20
-screen_has "Bob's Injera" || fail "the list is gone after the restart"
-pass "after a restart on the same port, r works again"
+pass "r works again"
 
 # Any foodpin process of bob's uploads his outbox once the server answers.
 bob_has_queued() {

@@ -18,12 +18,18 @@ package protocol DiscoverBackend: Sendable {
     func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage
     /// Scales the image, saves the record, removes the temp file; returns what was saved.
     func save(_ draft: RestaurantDraft) async throws -> Restaurant
+    /// Saves new values over a restaurant (the same record name and creation date), against the
+    /// version in `edit.systemFields`; scales a new photo, or removes the photo; returns what was saved.
+    /// Throws ``DiscoverError/Code/conflict`` with the server's version when it changed meanwhile.
+    func update(_ edit: RestaurantEdit) async throws -> Restaurant
     func delete(id: String) async throws
     /// Other users' changes as they happen; ends when the task is cancelled.
     func changes() -> AsyncStream<[RemoteChange]>
     /// The newest `limit` restaurants whose name, type, location or description contain every
     /// word of `text` (case- and accent-insensitive), and the cursor after them; `nextPage` continues.
     func search(_ text: String, limit: Int) async throws -> DiscoverPage
+    /// Whether the server answers now, then each change (a local store: nothing, the stream ends).
+    func reachability() -> AsyncStream<Bool>
 }
 
 extension DiscoverBackend {
@@ -33,6 +39,16 @@ extension DiscoverBackend {
     /// A backend without change tracking refreshes the first page only.
     package func refresh(limit: Int) async throws -> DiscoverPage {
         try await firstPage(limit: limit)
+    }
+
+    /// A backend without editing refuses it.
+    package func update(_ edit: RestaurantEdit) async throws -> Restaurant {
+        throw DiscoverError(.saveFailed, "Editing is not available")
+    }
+
+    /// A backend without a server is always there.
+    package func reachability() -> AsyncStream<Bool> {
+        AsyncStream { $0.finish() }
     }
 
     /// A backend without search finds nothing.

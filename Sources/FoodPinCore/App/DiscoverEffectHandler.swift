@@ -62,6 +62,20 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
                     sink.post(.saveFailed(DiscoverError(error, while: .saveFailed)))
                 }
             }
+        case .saveEdit(let edit):
+            run {
+                do { sink.post(.editSucceeded(try await backend.update(edit))) } catch {
+                    sink.post(.saveFailed(DiscoverError(error, while: .saveFailed)))
+                }
+            }
+        case .forgetThumbnails(let ids):
+            thumbnails?.forget(recordIDs: Set(ids))
+        case .watchReachability:
+            run {
+                for await reachable in backend.reachability() {
+                    sink.post(.reachabilityChanged(reachable))
+                }
+            }
         case .delete(let id):
             run {
                 do {

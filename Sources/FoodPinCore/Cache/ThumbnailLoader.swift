@@ -104,6 +104,16 @@ package final class ThumbnailLoader<Image: ThumbnailImage>: Sendable {
     /// Cancels everything (the app is quitting).
     package func cancelAll() { cancel { _ in true } }
 
+    /// Drops the cached thumbnails of these records (every size) and cancels their loads: the
+    /// record changed, perhaps its photo, so the next load fetches it again.
+    package func forget(recordIDs: Set<String>) {
+        guard !recordIDs.isEmpty else { return }
+        cancel { key in key.recordID.map(recordIDs.contains) ?? false }
+        for key in cache.keysByRecency where key.recordID.map(recordIDs.contains) ?? false {
+            _ = cache.removeValue(forKey: key)
+        }
+    }
+
     private func cancel(where shouldCancel: (ThumbnailKey) -> Bool) {
         let cancelled: [InFlight] = state.withLock { state in
             let gone = state.inFlight.filter { shouldCancel($0.key) }

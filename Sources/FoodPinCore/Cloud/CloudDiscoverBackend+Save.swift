@@ -59,6 +59,65 @@ extension CloudDiscoverBackend {
         }
     }
 
+    /// Saves an edit over the restaurant's record: the same record name, creator and creation date,
+    /// sent with the change tag of the version the edit was made against (``RestaurantEdit/systemFields``;
+    /// without them, the version read now). A new photo is scaled as for an add and replaces the old
+    /// one (whose asset, no longer referred to, is garbage collected by the store); `removesImage`
+    /// removes it. Offline, the edit waits in the outbox like an add.
+    ///
+    /// - Throws: ``DiscoverError``: `.conflict` with the server's version when it changed since,
+    ///   field errors as for ``save(_:)``, and the cloud's reason (permission: only the creator may edit).
+    package func update(_ edit: RestaurantEdit) async throws -> Restaurant {
+        let draft = edit.draft
+        let errors = draft.fieldErrors()
+        if let first = errors.keys.min() {
+            throw DiscoverError(.saveFailed, RestaurantDraft.message(for: errors), field: first)
+        }
+        let record: Record
+        do {
+            if let systemFields = edit.systemFields {
+                record = try Record(systemFields: systemFields)
+            } else {
+                let id = Record.ID(recordName: edit.id)
+                guard let result = try await database.records(for: [id], desiredKeys: [])[id] else {
+                    throw CloudError(.unknownItem, "Record not found: \(edit.id)", recordID: id)
+                }
+                record = try result.get()
+            }
+        } catch {
+            throw DiscoverError(error, while: .saveFailed)
+        }
+        // Every field the list shows is written, so a queued edit shows whole while it waits.
+        record[RestaurantRecord.name] = draft.name
+        record[RestaurantRecord.type] = draft.type
+        record[RestaurantRecord.location] = draft.location
+        record[RestaurantRecord.phone] = draft.phone
+        record[RestaurantRecord.description] = draft.description
+
+        var temporaryFile: URL?
+        defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
+        if let path = draft.imagePath {
+            let output = temporaryDirectory.appendingPathComponent("foodpin-upload-\(UUID().uuidString).jpg")
+            temporaryFile = output
+            do {
+                try writeScaledImage(at: path, to: output)
+            } catch {
+                throw DiscoverError(error, while: .saveFailed)
+            }
+            record[RestaurantRecord.image] = Asset(fileURL: output)
+        } else if draft.removesImage {
+            record[RestaurantRecord.image] = nil
+        }
+        do {
+            let saved = try await database.save(record)
+            var restaurant = RestaurantRecord.restaurant(from: saved)
+            restaurant.isWaiting = container.pendingChanges().contains { $0.recordID == saved.recordID && $0.failure == nil }
+            return restaurant
+        } catch {
+            throw DiscoverError(error, while: .saveFailed)
+        }
+    }
+
     /// Scales the photo and writes the JPEG to `output`, a fresh name only this save uses.
     ///
     /// A plain `write(2)`, with no fsync: the save copies the file into the asset store, which

@@ -73,6 +73,8 @@ package final class CloudDiscoverBackend: DiscoverBackend {
     /// read, on any page, through the zone's change token (`recordZoneChanges`). A token the store
     /// no longer knows (a compacted log, a new server) gives the first page alone.
     package func refresh(limit: Int) async throws -> DiscoverPage {
+        // Back from offline: this machine's queued changes go up first, so the page shows them uploaded.
+        if container.pendingChanges().contains(where: { $0.failure == nil }) { await container.waitForUploads(upTo: .seconds(10)) }
         guard let since = changeToken.withLock({ $0 }) else { return try await firstPage(limit: limit) }
         var page = withPendingChanges(try await pageOrPendingOnly(limit: limit))
         guard !page.isFromCache else { return page }
@@ -134,8 +136,21 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             restaurant.uploadFailure = failure
             if let index { page.restaurants[index] = restaurant } else { page.restaurants.insert(restaurant, at: 0) }
         }
+        // An edit made offline (a save of a record read from the server, so with a change tag) shows
+        // in place, with the creator and creation date of the row it changes.
+        for change in pending where !change.isDelete && change.record?.recordChangeTag != nil {
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
+                  let index = page.restaurants.firstIndex(where: { $0.id == record.recordID.recordName }) else { continue }
+            let shown = page.restaurants[index]
+            var restaurant = RestaurantRecord.restaurant(from: record)
+            (restaurant.createdAt, restaurant.createdBy) = (shown.createdAt, shown.createdBy)
+            restaurant.isWaiting = true
+            restaurant.uploadFailure = change.failure
+            page.restaurants[index] = restaurant
+        }
         let waiting = pending.reversed().compactMap { change -> Restaurant? in
-            guard let record = change.record, record.recordType == RestaurantRecord.recordType else { return nil }
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
+                  record.recordChangeTag == nil else { return nil }
             var restaurant = RestaurantRecord.restaurant(from: record)
             restaurant.isWaiting = true
             restaurant.uploadFailure = change.failure
@@ -265,8 +280,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                         _ = try await database.save(subscription)
                         break
                     } catch let error as CloudError where error.code == .networkUnavailable || error.code == .networkFailure {
-                        // A server that is away (a remote container started offline): subscribe once it answers.
-                        try? await Task.sleep(for: .seconds(min(5, 1 << min(attempt, 3))))
+                        // A server that is away (a remote container started offline): subscribe once it
+                        // answers, within 2 s of its return (a refused connection costs nothing).
+                        try? await Task.sleep(for: .seconds(min(2, 1 << min(attempt, 1))))
                         attempt += 1
                         if Task.isCancelled { break }
                     } catch {
@@ -277,12 +293,27 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                 for await notification in container.notifications {
                     guard notification.subscriptionID == Self.subscriptionID, let id = notification.recordID else { continue }
                     if let ownRecordName, notification.modifiedBy?.recordName == ownRecordName { continue }
-                    continuation.yield([RemoteChange(recordID: id.recordName, kind: Self.kind(notification.queryNotificationReason))])
+                    let kind = Self.kind(notification.queryNotificationReason)
+                    // An update's version, so a list that already shows it (a refresh read it) does not count it.
+                    let tag = kind == .updated ? await Self.changeTag(of: id, in: database) : nil
+                    continuation.yield([RemoteChange(recordID: id.recordName, kind: kind, changeTag: tag)])
                 }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// The record's change tag now (one fetch of no fields), or `nil` when it cannot be read.
+    static func changeTag(of id: Record.ID, in database: Database) async -> String? {
+        guard case .success(let record)? = try? await database.records(for: [id], desiredKeys: [])[id] else { return nil }
+        return record.recordChangeTag
+    }
+
+    /// Whether the server answers, now and on each change: a remote container's reachability
+    /// (the push stream's loss confirmed by a probe); a local container's stream ends at once.
+    package func reachability() -> AsyncStream<Bool> {
+        container.reachabilityChanges()
     }
 
     static func kind(_ reason: CloudNotification.Reason) -> RemoteChange.Kind {

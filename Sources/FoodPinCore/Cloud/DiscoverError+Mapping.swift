@@ -34,6 +34,10 @@ extension DiscoverError {
                 self.init(.offline, error.message)
             case .unknownItem:
                 self.init(.notFound, error.message)
+            case .serverRecordChanged where error.serverRecord != nil:
+                let theirs = error.serverRecord.map(RestaurantRecord.restaurant(from:))
+                let who = error.serverRecord?.lastModifiedUserRecordID.map { " by " + RestaurantRecord.userName(fromRecordName: $0.recordName) } ?? ""
+                self.init(.conflict, "Changed\(who) on another machine", serverVersion: theirs)
             case .limitExceeded where error.message.hasPrefix("Asset"), .assetFileNotFound:
                 self.init(code, error.message, field: .image)
             default:

@@ -28,13 +28,16 @@ enum RestaurantRecord {
     /// Copies a fetched record into a plain value. Missing fields read as empty strings.
     static func restaurant(from record: Record) -> Restaurant {
         func string(_ key: String) -> String { record[key] as? String ?? "" }
-        return Restaurant(
+        var restaurant = Restaurant(
             id: record.recordID.recordName,
             name: string(name), type: string(type), location: string(location),
             phone: string(phone), description: string(description),
             createdAt: record.creationDate ?? Date(timeIntervalSince1970: 0),
             createdBy: userName(fromRecordName: record.creatorUserRecordID?.recordName),
             imageFile: (record[image] as? Asset)?.fileURL)
+        restaurant.changeTag = record.recordChangeTag
+        restaurant.systemFields = record.encodedSystemFields()
+        return restaurant
     }
 
     /// LocalCloud names user records `_alice` (what `Container.userRecordID()` returns); people say `alice`.

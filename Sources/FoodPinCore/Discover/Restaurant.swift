@@ -20,6 +20,11 @@ package struct Restaurant: Hashable, Sendable, Identifiable {
     package var isWaiting = false
     /// Why the server refused the upload, when it did (shown on the row, never dropped).
     package var uploadFailure: String?
+    /// The version of the record this copy was read from (its change tag); `nil` when not read from a store.
+    package var changeTag: String?
+    /// The record's system fields (`Record.encodedSystemFields()`): an edit is saved against the
+    /// version shown, so a change made elsewhere meanwhile conflicts instead of being overwritten.
+    package var systemFields: Data?
 
     package init(
         id: String, name: String, type: String = "", location: String = "", phone: String = "",

@@ -7,17 +7,20 @@ package struct RestaurantDraft: Hashable, Sendable {
     package var location: String
     package var phone: String
     package var description: String
-    /// The image file's path with `~` expanded, or `nil` for no image.
+    /// The image file's path with `~` expanded, or `nil` for no image (an edit: keep the photo it has).
     package var imagePath: String?
+    /// An edit: remove the photo the restaurant has (``imagePath`` is then `nil`).
+    package var removesImage = false
 
     package init(name: String, type: String, location: String, phone: String = "",
-                description: String = "", imagePath: String? = nil) {
+                description: String = "", imagePath: String? = nil, removesImage: Bool = false) {
         self.name = name
         self.type = type
         self.location = location
         self.phone = phone
         self.description = description
         self.imagePath = imagePath
+        self.removesImage = removesImage
     }
 }
 

@@ -63,6 +63,8 @@ package struct RestaurantForm: Sendable {
         case probeImage(path: String)
         /// List `path` for Tab completion; answer with ``directoryListed(_:entries:)``.
         case listDirectory(path: String)
+        /// After a conflict, the user kept the other machine's version: close the form, show it.
+        case keepTheirs(Restaurant)
     }
 
     package internal(set) var editors: [Field: LineEditor]
@@ -91,6 +93,18 @@ package struct RestaurantForm: Sendable {
     package internal(set) var queuedKeys: [Key] = []
     let homeDirectory: String
 
+    /// Editing: the restaurant as it was when the form opened (`nil`: a new restaurant).
+    package private(set) var original: Restaurant?
+    /// Editing: the version the save is made against: the original's, or, after "overwrite with
+    /// mine", the other machine's.
+    package private(set) var saveBase: Data?
+    /// Editing with the image field empty: remove the photo (Ctrl-X) rather than keep it.
+    package private(set) var removesImage = false
+    /// Editing: the save met a change made on another machine, shown until the user chooses.
+    package private(set) var conflict: Restaurant?
+    /// What the conflict says: who changed it ("Changed by bob on another machine").
+    package private(set) var conflictMessage = ""
+
     /// The size of the image field's live preview.
     package static let previewSize = ThumbnailSize(columns: 8, rows: 4)
 
@@ -116,11 +130,37 @@ package struct RestaurantForm: Sendable {
         setText(draft.imagePath ?? "", for: .image)
     }
 
+    /// The form filled with a restaurant to edit (`e`): the image field starts empty, which keeps
+    /// the photo; a path replaces it, Ctrl-X removes it.
+    package init(editing restaurant: Restaurant, services: FormServices) {
+        self.init(services: services)
+        original = restaurant
+        saveBase = restaurant.systemFields
+        setText(restaurant.name, for: .name)
+        setText(restaurant.type, for: .type)
+        setText(restaurant.location, for: .location)
+        setText(restaurant.phone, for: .phone)
+        setText(restaurant.description, for: .description)
+    }
+
+    /// Whether the form edits an existing restaurant.
+    package var isEditing: Bool { original != nil }
+
+    /// What Ctrl-S saves when editing: the draft against ``saveBase``.
+    package var edit: RestaurantEdit? {
+        original.map { RestaurantEdit(id: $0.id, systemFields: saveBase, draft: draft) }
+    }
+
     package func text(_ field: Field) -> String { editors[field]?.text ?? "" }
     package func editor(_ field: Field) -> LineEditor? { editors[field] }
 
-    /// Whether anything was typed.
-    package var isDirty: Bool { editors.values.contains { !$0.isEmpty } }
+    /// Whether anything was typed (editing: whether anything differs from the restaurant).
+    package var isDirty: Bool {
+        guard let original else { return editors.values.contains { !$0.isEmpty } }
+        let values: [Field: String] = [.name: original.name, .type: original.type, .location: original.location,
+                                       .phone: original.phone, .description: original.description, .image: ""]
+        return removesImage || values.contains { text($0.key) != $0.value }
+    }
 
     /// Applies one key.
     package mutating func handle(_ key: Key) -> Action {
@@ -134,6 +174,9 @@ package struct RestaurantForm: Sendable {
             if key == .character("y") || key == .character("Y") { return .cancel }
             return .none
         }
+        if let theirs = conflict {
+            return resolveConflict(theirs, key: key)
+        }
         switch key {
         case .escape:
             if !completions.isEmpty {
@@ -143,6 +186,12 @@ package struct RestaurantForm: Sendable {
             return requestCancel()
         case .control("s"):
             return submit()
+        case .control("x") where original != nil && focus == .image:
+            // Remove the photo, or keep it after all; a typed path is cleared either way.
+            removesImage.toggle()
+            setText("", for: .image)
+            errors[.image] = nil
+            completions = []
         case .tab:
             if focus == .image {
                 switch startCompletion() {
@@ -184,7 +233,11 @@ package struct RestaurantForm: Sendable {
     /// The save failed: keep everything, show the error inline (or above the buttons), re-enable editing.
     package mutating func saveFailed(_ error: DiscoverError) {
         isSaving = false
-        if let field = error.field {
+        if error.code == .conflict, let theirs = error.serverVersion, original != nil {
+            conflict = theirs
+            conflictMessage = error.message
+            saveError = nil
+        } else if let field = error.field {
             errors[field] = error.message
             focus = field
         } else {
@@ -204,7 +257,7 @@ package struct RestaurantForm: Sendable {
         return RestaurantDraft(
             name: trimmed(.name), type: trimmed(.type), location: trimmed(.location), phone: trimmed(.phone),
             description: text(.description).trimmingCharacters(in: .whitespacesAndNewlines),
-            imagePath: image.isEmpty ? nil : expandTilde(image))
+            imagePath: image.isEmpty ? nil : expandTilde(image), removesImage: image.isEmpty && removesImage)
     }
 
     /// Call after each key: when the image path changed, returns the expanded path to probe
@@ -269,6 +322,21 @@ package struct RestaurantForm: Sendable {
         probedPath = image
         probeAnswer = nil
         return .probeImage(path: image)
+    }
+
+    /// The other machine's version is shown: `k` keeps theirs, `o` saves mine over it, Esc (or
+    /// any other key) goes back to editing, where the next save meets the same conflict.
+    private mutating func resolveConflict(_ theirs: Restaurant, key: Key) -> Action {
+        conflict = nil
+        switch key {
+        case .character("k"), .character("K"):
+            return .keepTheirs(theirs)
+        case .character("o"), .character("O"):
+            saveBase = theirs.systemFields ?? saveBase
+            return submit()
+        default:
+            return .none
+        }
     }
 
     private mutating func requestCancel() -> Action {

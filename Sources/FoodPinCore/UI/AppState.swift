@@ -37,6 +37,11 @@ package struct AppState: Sendable {
     package internal(set) var errorBanner: ErrorBanner?
     /// Other users' changes since the last refresh, by record ID (the live banner).
     package internal(set) var liveChanges: [String: RemoteChange.Kind] = [:]
+    /// The change tags of the updates in ``liveChanges``, when known (see ``listShows(_:)``).
+    var liveChangeTags: [String: String] = [:]
+    /// The server did not answer (the last page came from the cache, or the push stream dropped
+    /// and a probe failed); `false` again once it answers.
+    package internal(set) var isOffline = false
     /// The restaurant awaiting "Delete? y/n".
     package internal(set) var deleteConfirmation: String?
     package internal(set) var form: RestaurantForm?
@@ -59,6 +64,10 @@ package struct AppState: Sendable {
     var newAbove: Set<String> = []
     /// After a failed next page, paging waits for `r` instead of retrying on every key.
     var isPagingBlocked = false
+    /// Where closing the form goes back to (the detail view, after `e` there).
+    var screenBeforeForm: Screen = .list
+    /// Restaurants whose record changed under a loaded row: their thumbnails are loaded again.
+    var staleThumbnails: Set<String> = []
 
     package init(config: AppConfig = AppConfig(), width: Int = 80, height: Int = 24, now: Date = Date()) {
         self.config = config

@@ -18,17 +18,22 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
         package static let signedOut = Code(rawValue: "signedOut")
         /// The server cannot be reached or the connection broke.
         package static let offline = Code(rawValue: "offline")
+        /// An edit met a change made elsewhere since it was read: ``serverVersion`` is theirs.
+        package static let conflict = Code(rawValue: "conflict")
     }
 
     package var code: Code
     package var message: String
     /// The form field the error belongs to, if any (e.g. `.image` for a corrupt file).
     package var field: RestaurantForm.Field?
+    /// A ``Code/conflict``: the restaurant as the server has it now.
+    package var serverVersion: Restaurant?
 
-    package init(_ code: Code, _ message: String, field: RestaurantForm.Field? = nil) {
+    package init(_ code: Code, _ message: String, field: RestaurantForm.Field? = nil, serverVersion: Restaurant? = nil) {
         self.code = code
         self.message = message
         self.field = field
+        self.serverVersion = serverVersion
     }
 
     package var description: String { message }

@@ -25,6 +25,12 @@ package enum Effect: Hashable, Sendable {
     case loadPreview(path: String, size: ThumbnailSize)
     /// Scale the image, save the record; answer `.saveSucceeded` or `.saveFailed`.
     case save(RestaurantDraft)
+    /// Save an edit over its record (a new photo scaled first); answer `.editSucceeded` or `.saveFailed`.
+    case saveEdit(RestaurantEdit)
+    /// These restaurants changed (perhaps their photo): drop their cached thumbnails, so the rows load them again.
+    case forgetThumbnails(ids: [String])
+    /// Start listening for the server going away and coming back; post `.reachabilityChanged`.
+    case watchReachability
     /// Delete a record; answer `.deleteSucceeded` or `.deleteFailed`.
     case delete(id: String)
     /// Start listening for other users' changes; post `.remoteChanges` as they come.

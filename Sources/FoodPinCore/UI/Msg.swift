@@ -16,6 +16,8 @@ package enum Msg: Sendable {
     /// The form's image preview was rendered.
     case previewLoaded(path: String, ThumbnailOutcome)
     case saveSucceeded(Restaurant)
+    /// An edit was saved (or queued, offline): the restaurant as it is now.
+    case editSucceeded(Restaurant)
     case saveFailed(DiscoverError)
     case deleteSucceeded(id: String)
     case deleteFailed(id: String, DiscoverError)
@@ -23,6 +25,9 @@ package enum Msg: Sendable {
     case searchLoaded(SearchRequest, SearchPage, Result<DiscoverPage, DiscoverError>)
     /// Someone else changed restaurants (a subscription notification).
     case remoteChanges([RemoteChange])
+    /// Whether the server answers: `false` when it went away (the push stream dropped and a probe
+    /// failed), `true` when it is back. Sent by a remote container only.
+    case reachabilityChanged(Bool)
 
     /// Which query a page answers.
     package enum PageRequest: Hashable, Sendable {

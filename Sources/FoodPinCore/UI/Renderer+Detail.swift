@@ -8,7 +8,7 @@ extension Renderer {
         let name = TextSanitizer.line(restaurant.name)
         renderTitle("FoodPin · " + name)
         renderStatusLine()
-        renderHelpBar([("Esc", "back"), ("j/k", "scroll"), ("d", "delete"), ("r", "refresh"), ("?", "help")])
+        renderHelpBar([("Esc", "back"), ("j/k", "scroll"), ("d", "delete"), ("e", "edit"), ("r", "refresh"), ("?", "help")])
 
         let size = state.detailImageSize
         let top = Layout.listTop

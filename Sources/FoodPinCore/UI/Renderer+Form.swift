@@ -3,11 +3,17 @@ extension Renderer {
     static let descriptionRows = 4
 
     mutating func renderForm() {
-        renderTitle("FoodPin · New Restaurant")
-        renderHelpBar([("Tab", "next"), ("S-Tab", "previous"), ("^S", "save"), ("Esc", "cancel")])
+        let isEditing = state.form?.isEditing == true
+        renderTitle(isEditing ? "FoodPin · Edit Restaurant" : "FoodPin · New Restaurant")
+        renderHelpBar(isEditing
+            ? [("Tab", "next"), ("S-Tab", "previous"), ("^S", "save"), ("^X", "remove photo"), ("Esc", "cancel")]
+            : [("Tab", "next"), ("S-Tab", "previous"), ("^S", "save"), ("Esc", "cancel")])
         guard let form = state.form else { return }
 
-        if form.isSaving {
+        if form.conflict != nil {
+            banner((unicode ? "✗ " : "! ") + TextSanitizer.line(form.conflictMessage) + ": k keeps theirs, o overwrites with mine, Esc edits",
+                   style: theme.error, y: 1)
+        } else if form.isSaving {
             grid.put(spinner + "Saving…", x: 1, y: 1, style: theme.status)
         } else if form.isConfirmingDiscard {
             banner("Discard this restaurant? y discards it, any other key keeps editing", style: theme.error, y: 1)
@@ -27,6 +33,14 @@ extension Renderer {
             }
             if field == .image {
                 for candidate in form.completions.prefix(5) { lines.append(FormLine(field: field, kind: .note(candidate))) }
+                if form.isEditing, form.text(.image).isEmpty {
+                    let note = form.removesImage ? "the photo is removed on save (^X keeps it)"
+                        : "empty keeps the photo; a path replaces it, ^X removes it"
+                    lines.append(FormLine(field: field, kind: .note(note)))
+                }
+            }
+            if let theirs = form.conflict, let value = Self.value(of: field, in: theirs), value != form.text(field) {
+                lines.append(FormLine(field: field, kind: .note("theirs: " + value)))
             }
             if let error = form.errors[field] { lines.append(FormLine(field: field, kind: .error(error))) }
         }
@@ -80,6 +94,18 @@ extension Renderer {
                 let x = grid.put("[ Save ]", x: inputX, y: y, style: saveStyle)
                 grid.put("[ Cancel ]", x: x + 2, y: y, style: cancelStyle)
             }
+        }
+    }
+
+    /// A restaurant's value for a text field (`nil` for the image, which has no text).
+    static func value(of field: RestaurantForm.Field, in restaurant: Restaurant) -> String? {
+        switch field {
+        case .name: restaurant.name
+        case .type: restaurant.type
+        case .location: restaurant.location
+        case .phone: restaurant.phone
+        case .description: restaurant.description
+        case .image, .save, .cancel: nil
         }
     }
 

@@ -10,6 +10,7 @@ extension Renderer {
         ("r, k at the top", "refresh"),
         ("/", "search (Enter: results, Esc: clear)"),
         ("a", "add a restaurant"),
+        ("e", "edit your restaurant"),
         ("d", "delete your restaurant"),
         ("?", "this help"),
     ]

@@ -9,7 +9,7 @@ extension Renderer {
         renderTitle(title, right: right)
         renderStatusLine()
         if !renderSearchBar() {
-            renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"),
+            renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"), ("e", "edit"),
                            ("/", "search"), ("?", "help"), ("q", "quit")])
         }
 

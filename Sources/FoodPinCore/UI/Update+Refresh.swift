@@ -20,6 +20,12 @@ extension AppState {
     /// A fresh first page (with what changed on later pages) merged into the list. At the top the
     /// new rows show above the selection; scrolled, the reader keeps their place.
     mutating func mergeServerPage(_ page: DiscoverPage) {
+        // Rows whose record changed (another machine's edit) load their thumbnail again: the photo may be new.
+        for fresh in page.restaurants + page.updated {
+            if let tag = list.restaurant(withID: fresh.id)?.changeTag, let new = fresh.changeTag, tag != new {
+                staleThumbnails.insert(fresh.id)
+            }
+        }
         let place = viewportPlace()
         list.mergeRefresh(page)
         list.applyChanges(deleted: page.deletedIDs, updated: page.updated)

@@ -5,7 +5,7 @@
 ///
 /// ```swift
 /// var state = AppState(config: config)
-/// let effects = update(&state, .start)   // [.loadFirstPage(limit: 50), .subscribeToChanges]
+/// let effects = update(&state, .start)   // [.loadFirstPage(limit: 50), .subscribeToChanges, .watchReachability]
 /// ```
 package func update(_ state: inout AppState, _ msg: Msg) -> [Effect] {
     state.update(msg)
@@ -17,7 +17,7 @@ extension AppState {
         switch msg {
         case .start:
             isLoadingFirstPage = true
-            effects = [.loadFirstPage(limit: config.pageSize), .subscribeToChanges]
+            effects = [.loadFirstPage(limit: config.pageSize), .subscribeToChanges, .watchReachability]
         case .key(let key):
             effects = handle(key)
         case .resize(let width, let height):
@@ -54,6 +54,8 @@ extension AppState {
             list.insertOptimistically(restaurant, select: true)
             restoreViewport(place)
             if let index = list.selectedIndex { scrollOffset = min(scrollOffset, index) }
+        case .editSucceeded(let restaurant):
+            effects = editSucceeded(restaurant)
         case .saveFailed(let error):
             form?.saveFailed(error)
             effects = []
@@ -68,16 +70,15 @@ extension AppState {
             errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: cachedCount), retry: nil)
             effects = []
         case .remoteChanges(let changes):
-            for change in changes where !ownChanges.contains(change.recordID) {
-                // A record created and then changed since the last refresh is still new.
-                if liveChanges[change.recordID] != .created || change.kind == .deleted {
-                    liveChanges[change.recordID] = change.kind
-                }
-            }
+            noteRemoteChanges(changes)
             effects = []
+        case .reachabilityChanged(let isReachable):
+            effects = reachabilityChanged(isReachable)
         }
         keepSelectionVisible()
         pruneNewAbove()
+        pruneLiveChanges()
+        effects += forgetStaleThumbnails()
         effects += loadMoreIfNeeded()
         effects += thumbnailEffects()
         return effects
@@ -103,8 +104,11 @@ extension AppState {
             return []
         case .character("a"):
             form = RestaurantForm(services: config.formServices)
+            screenBeforeForm = .list
             screen = .form
             return []
+        case .character("e"):
+            return startEditing()
         case .character("r"):
             return refreshOrRetry()
         case .character("d"):
@@ -166,7 +170,7 @@ extension AppState {
     }
 
     private mutating func handleFormKey(_ key: Key) -> [Effect] {
-        guard var form else { screen = .list; return [] }
+        guard var form else { closeForm(); return [] }
         let action = form.handle(key)
         let probe = config.showsImages ? form.pathToProbe() : nil
         self.form = form
@@ -177,10 +181,15 @@ extension AppState {
         switch action {
         case .none: return []
         case .cancel:
-            form = nil
-            screen = .list
+            closeForm()
             return []
-        case .save(let draft): return [.save(draft)]
+        case .save(let draft):
+            if let edit = form?.edit { return [.saveEdit(edit)] }
+            return [.save(draft)]
+        case .keepTheirs(let theirs):
+            closeForm()
+            showInPlace(theirs)
+            return []
         case .probeImage(let path): return [.probeImage(path: path)]
         case .listDirectory(let path): return [.listDirectory(path: path)]
         }
@@ -211,6 +220,7 @@ extension AppState {
 
     private mutating func refreshOrRetry() -> [Effect] {
         liveChanges = [:]
+        liveChangeTags = [:]
         if let retry = errorBanner?.retry {
             errorBanner = nil
             switch retry {
@@ -227,6 +237,7 @@ extension AppState {
 
     mutating func startRefresh() -> [Effect] {
         liveChanges = [:]
+        liveChangeTags = [:]
         if !list.isLoaded {
             guard !isLoadingFirstPage else { return [] }
             isLoadingFirstPage = true
@@ -242,6 +253,7 @@ extension AppState {
 
     /// The list came from the local cache: the server is away; `r` tries it again.
     mutating func showOffline() {
+        isOffline = true
         errorBanner = ErrorBanner(message: "offline · \(cachedCount) cached", retry: .refresh(limit: config.pageSize))
     }
 
@@ -266,9 +278,10 @@ extension AppState {
                 list.replace(with: page)
                 if list.selectedIndex == nil { list.select(index: 0) }
             }
-            if page.isFromCache { showOffline() }
+            if page.isFromCache { showOffline() } else { isOffline = false }
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
+            if error.code == .offline { isOffline = true }
             isShowingCachedPage = false
             errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: cachedCount),
                                       retry: .loadFirstPage(limit: config.pageSize))
@@ -276,9 +289,10 @@ extension AppState {
             isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
             mergeServerPage(page)
-            if page.isFromCache { showOffline() }
+            if page.isFromCache { showOffline() } else { isOffline = false }
         case (.refresh, .failure(let error)):
             isRefreshing = false
+            if error.code == .offline { isOffline = true }
             errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: cachedCount), retry: .refresh(limit: config.pageSize))
         case (.next, .success(let page)):
             isLoadingMore = false

@@ -44,3 +44,23 @@ extension Container {
         return store.client.serverClock.offset
     }
 }
+
+extension Container {
+    /// For a remote container: whether the server answers now, then each change (`true` again
+    /// once it answers after being away, when the catch-up and the outbox's upload have started
+    /// on their own). While a notification stream is open (`notifications`), its loss is noticed
+    /// at once and confirmed by a probe, with no request of the app's. Empty for a local container.
+    package func reachabilityChanges() -> AsyncStream<Bool> {
+        guard let store = try? core.store() as? RemoteStore else { return AsyncStream { $0.finish() } }
+        return store.reachabilityChanges()
+    }
+}
+
+extension Container {
+    /// For a remote container: returns once nothing in the outbox waits to upload (refused changes
+    /// stay, marked), or after `timeout`; at once for a local container and when the server is away.
+    package func waitForUploads(upTo timeout: Duration) async {
+        guard let store = try? core.store() as? RemoteStore, store.reachable.load(ordering: .relaxed) else { return }
+        await store.waitForUploads(upTo: timeout)
+    }
+}

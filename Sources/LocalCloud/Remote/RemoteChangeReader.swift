@@ -22,15 +22,22 @@ final class RemoteChangeReader: ChangeReader {
     private let client: WebServicesClient
     private let state = Mutex(State())
     private let onEvent: @Sendable () -> Void
+    /// The stream opened (the server answers), and it ended or could not open (it may be gone):
+    /// the store confirms either with a probe, so the app learns without a request of its own.
+    private let onOpen: @Sendable () -> Void
+    private let onLost: @Sendable () -> Void
     /// Who made a change (a record name, the server's change sequence from the event ID), when
     /// this client knows: the signed-in user's record ID for its own.
     private let modifier: @Sendable (String, Int64?) -> Record.ID?
 
     init(client: WebServicesClient, modifier: @escaping @Sendable (String, Int64?) -> Record.ID?,
-         onEvent: @escaping @Sendable () -> Void) {
+         onEvent: @escaping @Sendable () -> Void, onOpen: @escaping @Sendable () -> Void = {},
+         onLost: @escaping @Sendable () -> Void = {}) {
         self.client = client
         self.modifier = modifier
         self.onEvent = onEvent
+        self.onOpen = onOpen
+        self.onLost = onLost
     }
 
     /// Starts streaming on a thread of its own. It does not wait for the stream to open: the
@@ -48,15 +55,17 @@ final class RemoteChangeReader: ChangeReader {
         while !state.withLock({ $0.closed }) {
             let lastEventID = state.withLock { $0.lastEventID }
             do {
-                try client.notifications(lastEventID: lastEventID,
+                try client.notifications(lastEventID: lastEventID, onOpen: { [self] in onOpen() },
                                          onEvent: { [self] event in receive(event) },
                                          shouldStop: { [self] in state.withLock { $0.closed } })
                 failures = 0
             } catch {
                 failures += 1
             }
-            // Reconnect: at once after a clean end, then with capped exponential backoff.
-            let wait = failures == 0 ? 0.1 : min(5.0, 0.25 * pow(2, Double(min(failures, 5))))
+            if !state.withLock({ $0.closed }) { onLost() }
+            // Reconnect: at once after a clean end, then with capped exponential backoff; capped at
+            // 2 s, so a server that comes back is seen within that (a refused connection costs nothing).
+            let wait = failures == 0 ? 0.1 : min(2.0, 0.25 * pow(2, Double(min(failures, 5))))
             // The monotonic clock: a wall clock set back or forward does not stretch or skip the wait.
             let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
             while ContinuousClock.now < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
@@ -141,7 +150,7 @@ extension RemoteStore {
             // A push does not say who changed the record; this process knows its own changes.
             guard let user, isOwnChange(name, sequence: sequence) else { return nil }
             return Record.ID(recordName: "_" + user)
-        }, onEvent: { [self] in noteChange() })
+        }, onEvent: { [self] in noteChange() }, onOpen: { [self] in streamOpened() }, onLost: { [self] in streamLost() })
         reader.start()
         return reader
     }

@@ -78,7 +78,36 @@ extension RemoteStore {
     }
 
     func startUploading() {
-        uploader.start { [self] in try uploadNext() }
+        uploader.start { [self] in
+            let more = try uploadNext()
+            if !more {
+                let waiters = uploadWaiters.withLock { waiters in
+                    defer { waiters.removeAll() }
+                    return Array(waiters.values)
+                }
+                for waiter in waiters { waiter.resume() }
+            }
+            return more
+        }
+    }
+
+    /// Returns once nothing in the outbox waits to upload (refused changes stay, marked), or after
+    /// `timeout`: a refresh after reconnecting reads the server once this machine's changes are on it.
+    package func waitForUploads(upTo timeout: Duration) async {
+        let id = UUID()
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [self] in
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    uploadWaiters.withLock { $0[id] = continuation }
+                    // Registered first: an upload finishing between the check and now still resumes it.
+                    if (try? outbox.next()) == nil { uploadWaiters.withLock { $0.removeValue(forKey: id) }?.resume() }
+                }
+            }
+            group.addTask { try? await Task.sleep(for: timeout) }
+            await group.next()
+            group.cancelAll()
+            uploadWaiters.withLock { $0.removeValue(forKey: id) }?.resume()
+        }
     }
 
     /// Uploads the oldest waiting change. Returns false when nothing is left.

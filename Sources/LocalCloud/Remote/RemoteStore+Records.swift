@@ -66,13 +66,10 @@ extension RemoteStore {
     func reaching<T>(_ request: () throws -> T) throws -> T {
         do {
             let value = try request()
-            if !reachable.exchange(true, ordering: .relaxed) {
-                startCatchUp()
-                if (try? outbox.next()) != nil { startUploading() }
-            }
+            noteReachable(true)
             return value
         } catch let error as CloudError where Self.isOffline(error) {
-            reachable.store(false, ordering: .relaxed)
+            noteReachable(false)
             throw error
         }
     }

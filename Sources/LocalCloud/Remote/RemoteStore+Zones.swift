@@ -90,7 +90,8 @@ extension RemoteStore {
         let body = JSONValue.object(["operations": .array(subscriptions.map { subscription in
             .object(["operationType": .string(type), "subscription": subscription.webServicesJSON])
         })])
-        let answer = try client.database(context.scope, "subscriptions/modify", body: body, idempotent: false)
+        // Through `reaching`: an app that started offline retries this until the server answers.
+        let answer = try reaching { try client.database(context.scope, "subscriptions/modify", body: body, idempotent: false) }
         var results: [String: Result<Subscription, CloudError>] = [:]
         for (subscription, item) in zip(subscriptions, try Self.items(answer, "subscriptions", expected: subscriptions.count)) {
             results[subscription.subscriptionID] = try Self.itemError(item).map { .failure($0) } ?? .success(Subscription.webServices(item))

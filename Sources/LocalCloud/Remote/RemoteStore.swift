@@ -40,6 +40,12 @@ package final class RemoteStore: CloudStore {
     let uploader = BackgroundWorker(name: "LocalCloud outbox")
     /// Runs the catch-up (``catchUp(_:)``) after launch and after each reconnect.
     let catchUpWorker = BackgroundWorker(name: "LocalCloud catch-up")
+    /// Asks the server whether it answers when the push stream says it may have gone or come back.
+    let prober = BackgroundWorker(name: "LocalCloud probe")
+    /// Those waiting for the outbox to have nothing left to upload (``waitForUploads(upTo:)``).
+    let uploadWaiters = Mutex<[UUID: CheckedContinuation<Void, Never>]>([:])
+    /// Those waiting to hear when ``reachable`` changes (``reachabilityChanges()``).
+    let reachabilityWatchers = Mutex<[UUID: AsyncStream<Bool>.Continuation]>([:])
 
     init(client: WebServicesClient, configuration: Container.Configuration) throws {
         self.client = client
@@ -76,6 +82,8 @@ package final class RemoteStore: CloudStore {
     package func close() {
         uploader.stop()
         catchUpWorker.stop()
+        prober.stop()
+        for watcher in reachabilityWatchers.withLock({ $0.values }) { watcher.finish() }
     }
 
     package func changeStamp() throws -> ChangeStamp {
