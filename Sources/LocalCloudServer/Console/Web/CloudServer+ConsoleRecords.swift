@@ -220,13 +220,15 @@ extension CloudServer {
         let isNew = form.text("mode") == "create"
         let schema = try registry.container(place.container, environment: place.environment, user: nil).schema()
         var fields: [String: JSONValue] = [:]
-        let edits = form.prefixed("f.")
-        for (name, text) in edits {
+        // Only what the admin changed is saved (an update leaves other fields as they are).
+        var edits: [String: String] = [:]
+        for (name, text) in form.prefixed("f.") {
             guard let fieldType = schema.recordTypes[type]?.field(named: name)?.type else {
                 throw CloudError(.invalidArguments, "Type '\(type)' has no field '\(name)'")
             }
             if isNew, text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { continue }
             if !isNew, let original = form["o." + name], original == text { continue }
+            edits[name] = text
             fields[name] = try ConsoleValue.json(text, type: fieldType, field: name)
         }
         var json: [String: JSONValue] = ["recordType": .string(type), "fields": .object(fields)]
