@@ -21,9 +21,10 @@ struct TelemetryChart: Sendable {
         let plotWidth = Self.width - Self.left - Self.right, plotHeight = Self.height - Self.top - Self.bottom
         let peak = series.flatMap(\.values).max() ?? 0
         let scale = Self.niceCeiling(peak)
+        let height = Int(Self.height) + max(0, (series.count - 1) / 3) * 14
         var out = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(Int(Self.height))" \
-            viewBox="0 0 \(Int(Self.width)) \(Int(Self.height))" font-family="sans-serif" font-size="11">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(Int(Self.width))" height="\(height)" \
+            viewBox="0 0 \(Int(Self.width)) \(height)" font-family="sans-serif" font-size="11">
             <title>\(Self.escape(title))</title>
             <rect width="100%" height="100%" fill="#ffffff"/>
             <text x="\(Self.left)" y="16" font-size="13" font-weight="bold" fill="#111827">\(Self.escape(title))</text>
@@ -45,7 +46,8 @@ struct TelemetryChart: Sendable {
                 "\(Self.fmt(Self.left + plotWidth * Double(i) / Double(count))),\(Self.fmt(Self.top + plotHeight * (1 - (scale > 0 ? value / scale : 0))))"
             }.joined(separator: " ")
             out += "<polyline fill=\"none\" stroke=\"\(line.color)\" stroke-width=\"2\" points=\"\(points)\"><title>\(Self.escape(line.label))</title></polyline>\n"
-            let lx = Self.left + Double(index % 4) * 150, ly = Self.height - 6 - Double(index / 4) * 0
+            // Three legend entries a row, rows below the plot (the SVG grows to fit them).
+            let lx = Self.left + Double(index % 3) * 190, ly = Self.height - 6 + Double(index / 3) * 14
             out += "<rect x=\"\(Self.fmt(lx))\" y=\"\(Self.fmt(ly - 9))\" width=\"10\" height=\"10\" fill=\"\(line.color)\"/>"
             out += "<text x=\"\(Self.fmt(lx + 14))\" y=\"\(Self.fmt(ly))\" fill=\"#111827\">\(Self.escape(line.label))</text>\n"
         }

@@ -93,6 +93,24 @@ extension CloudServer {
             try await console.audit(request.admin, "users.add", "\(place.container): \(name)")
             return .redirect("/console/people" + place.query([("notice", "Added user \(name)")], keepDatabase: false))
         }
+        consoleRoute(router, .post, "users/password") { request in
+            let place = try request.place(console)
+            let name = request.form.text("user") ?? ""
+            try await self.state.identity.resetPassword(user: name, password: request.form["password"] ?? "",
+                                                        container: place.container, hasher: console.hasher)
+            try await console.audit(request.admin, "users.password", "\(place.container): \(name) (signed out everywhere)")
+            return .redirect("/console/people" + place.query([("notice", "New password for \(name); signed out everywhere")],
+                                                             keepDatabase: false))
+        }
+        consoleRoute(router, .post, "users/disable") { request in
+            let place = try request.place(console)
+            let name = request.form.text("user") ?? ""
+            let disable = request.form.text("action") != "enable"
+            try await self.state.identity.setUserDisabled(disable, user: name, container: place.container)
+            try await console.audit(request.admin, disable ? "users.disable" : "users.enable", "\(place.container): \(name)")
+            return .redirect("/console/people" + place.query([("notice", "\(disable ? "Disabled" : "Enabled") \(name)")],
+                                                             keepDatabase: false))
+        }
         consoleRoute(router, .post, "users/signout") { request in
             let place = try request.place(console)
             let name = request.form.text("user") ?? ""
@@ -125,7 +143,7 @@ extension CloudServer {
                 browse.actingAs = user.name
                 browse.scope = .private
                 return ["name": user.name, "recordName": user.userRecordName, "created": Self.consoleDate(user.created),
-                        "actURL": "/console/records" + browse.query()]
+                        "actURL": "/console/records" + browse.query(), "disabled": user.disabled] as [String: Any]
             },
         ]
     }
