@@ -201,6 +201,15 @@ def main():
         assert lookup("golden-dragon")["fields"]["name"]["value"] == "Changed in the console"
         ok("edit: saved through the console; a change by the API meanwhile is a conflict showing both, nothing overwritten until chosen")
 
+        # --- An image asset is previewed on the record's page (an image from this origin).
+        if os.environ.get("PHOTO_RECORD"):
+            page.goto(f"{URL}/console/record?{console_query(name=os.environ['PHOTO_RECORD'])}")
+            preview = page.locator("img.preview")
+            expect(preview).to_have_count(1)
+            page.wait_for_function("() => { const i = document.querySelector('img.preview'); return i.complete && i.naturalWidth > 0 }")
+            shot(page, "record")
+            ok("the record page previews its image asset")
+
         # --- Create and delete.
         page.goto(f"{URL}/console/record/new?{console_query(type='Restaurant')}")
         page.fill("#new-name", "console-made")
