@@ -49,6 +49,13 @@ extension CloudServer {
         addConsoleLogs(router, console)
     }
 
+    /// The schema of a container environment, decoded once per commit.
+    func consoleSchema(_ container: String, _ environment: Container.Environment) throws -> Schema {
+        let opened = try registry.container(container, environment: environment, user: nil)
+        guard let console = webConsole else { return try opened.schema() }
+        return try console.snapshots.schema(of: opened, identifier: container, environment: environment)
+    }
+
     /// Registers `/console/PATH`: signed-out requests go to the sign-in page (401 for JSON), a
     /// POST without the session's CSRF token is refused (403), and the reply becomes HTML.
     func consoleRoute(_ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ path: String,

@@ -17,7 +17,7 @@ extension CloudServer {
         }
         consoleRoute(router, .get, "schema.ckdb") { request in
             let place = try request.place(console)
-            let text = try self.registry.container(place.container, environment: place.environment, user: nil).schema().ckdb
+            let text = try self.consoleSchema(place.container, place.environment).ckdb
             var response = Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                                     body: .init(byteBuffer: ByteBuffer(string: text)))
             if let disposition = HTTPFields.Element.Name("Content-Disposition") {
@@ -127,7 +127,7 @@ extension CloudServer {
     }
 
     func schemaContext(_ place: ConsolePlace, request: ConsoleRequest) throws -> [String: Any] {
-        let schema = try registry.container(place.container, environment: place.environment, user: nil).schema()
+        let schema = try consoleSchema(place.container, place.environment)
         let types: [[String: Any]] = schema.sortedRecordTypes.map { type in
             [
                 "name": type.name,
@@ -158,8 +158,8 @@ extension CloudServer {
     }
 
     func deployContext(_ place: ConsolePlace) throws -> [String: Any] {
-        let development = try registry.container(place.container, environment: .development, user: nil).schema()
-        let production = try registry.container(place.container, environment: .production, user: nil).schema()
+        let development = try consoleSchema(place.container, .development)
+        let production = try consoleSchema(place.container, .production)
         let diff = LineDiff(old: production.ckdb, new: development.ckdb)
         var refusal: String?
         do {

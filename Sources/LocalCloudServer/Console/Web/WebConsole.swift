@@ -10,6 +10,8 @@ final class WebConsole: Sendable {
     let throttle = SigninThrottle()
     let hasher: PasswordHasher
     let templates: MustacheLibrary
+    /// Schemas and statistics until the next commit.
+    let snapshots = ConsoleSnapshots()
     /// How long a console session lasts.
     let sessionLifetime: TimeInterval
     /// The container shown when the address names none.
