@@ -109,14 +109,22 @@ package final class SQLiteConsoleStore: ConsoleStore {
         }
     }
 
+    /// Every console page looks its session up: kept while `console.sqlite` is unchanged, as the
+    /// authenticator's token lookups are (a sign-out or an admin's removal is a commit, which ends it).
+    private let sessionCache = IdentityLookupCache<ConsoleSession>()
+
     package func session(digest: String) async throws -> ConsoleSession? {
-        try await pool().read { db in
+        let stamp = IdentityLookupCache<ConsoleSession>.stamp(fileURL)
+        if let stamp, let session = sessionCache.row(digest, stamp: stamp) { return session }
+        let session = try await pool().read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM session WHERE digest = ?", arguments: [digest]).map { row in
                 ConsoleSession(digest: row["digest"], admin: row["admin"], created: Date(timeIntervalSince1970: row["created"]),
                                expires: Date(timeIntervalSince1970: row["expires"]),
                                ended: (row["ended"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
         }
+        if let stamp, let session { sessionCache.store(digest, stamp: stamp, row: session) }
+        return session
     }
 
     package func endSession(digest: String, at date: Date) async throws {
