@@ -43,7 +43,10 @@ struct RequestLogMiddleware: RouterMiddleware {
         let elapsed = ContinuousClock.now - start
         let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         logger.info("\(request.method.rawValue) \(request.uri.path) \(status) \(String(format: "%.1f", ms))ms")
-        journal?.record(method: request.method.rawValue, path: request.uri.path, status: status, milliseconds: ms,
+        // The console's own polling (the live log, its charts and files) would drown the log it shows.
+        let path = request.uri.path
+        guard !path.hasPrefix("/console/static/"), !path.hasPrefix("/console/telemetry/"), path != "/console/logs.json" else { return }
+        journal?.record(method: request.method.rawValue, path: path, status: status, milliseconds: ms,
                         user: note.user, errorCode: note.errorCode)
     }
 }
