@@ -19,10 +19,3 @@ struct ConsoleRequest: Sendable {
         try ConsolePlace(form.fields.isEmpty ? query : form, defaultContainer: console.defaultContainer)
     }
 }
-
-/// What a console handler answers: a page, a redirect after a change, or a response of its own.
-enum ConsoleReply {
-    case page(template: String, title: String, section: String, context: [String: Any])
-    case redirect(String)
-    case response(Response)
-}
