@@ -189,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "LocalCloudPostgresTests",
             dependencies: [
-                "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
+                "LocalCloudPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
