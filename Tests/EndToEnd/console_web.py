@@ -254,6 +254,19 @@ def main():
         assert status == 401 and body["serverErrorCode"] == "AUTHENTICATION_FAILED", (status, body)
         ok("an API token created in the console works, is shown once, and is refused once revoked")
 
+        # --- A server-to-server key pair: the private key is shown once; revoked, it is marked so.
+        page.fill("#create-key input[name=name]", "browser-key")
+        page.click("#create-key button")
+        private_key = page.locator("#secret").inner_text()
+        assert "BEGIN PRIVATE KEY" in private_key, private_key[:80]
+        page.goto(f"{URL}/console/people?{console_query()}")
+        expect(page.locator("body")).not_to_contain_text("BEGIN PRIVATE KEY")
+        key_row = page.locator("#keys tbody tr", has_text="browser-key")
+        key_row.locator("button").click()
+        expect(page.locator("#notice")).to_contain_text("Revoked key")
+        expect(page.locator("#keys tbody tr", has_text="browser-key").locator("button")).to_have_count(0)
+        ok("a server-to-server key pair: the private key is shown once; the key is revoked from the console")
+
         # --- Users: reset a password, disable (signs out, refuses sign-in), enable.
         def signin(user, password):
             request = urllib.request.Request(f"{API}/auth/1/{C}/signin", method="POST",
