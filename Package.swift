@@ -31,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The web console's server-rendered HTML (LocalCloudServer only).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // PostgreSQL (the record store and the server state), linked by `localcloud` and tests only; never by `foodpin`.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
@@ -99,6 +101,27 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The console's templates, stylesheet and script, compiled into the binary: nothing to
+            // install beside it and nothing fetched at run time.
+            resources: [
+                .embedInCode("Console/Resources/layout.mustache"),
+                .embedInCode("Console/Resources/signin.mustache"),
+                .embedInCode("Console/Resources/overview.mustache"),
+                .embedInCode("Console/Resources/schema.mustache"),
+                .embedInCode("Console/Resources/deploy.mustache"),
+                .embedInCode("Console/Resources/records.mustache"),
+                .embedInCode("Console/Resources/record.mustache"),
+                .embedInCode("Console/Resources/conflict.mustache"),
+                .embedInCode("Console/Resources/zones.mustache"),
+                .embedInCode("Console/Resources/people.mustache"),
+                .embedInCode("Console/Resources/logs.mustache"),
+                .embedInCode("Console/Resources/telemetry.mustache"),
+                .embedInCode("Console/Resources/audit.mustache"),
+                .embedInCode("Console/Resources/message.mustache"),
+                .embedInCode("Console/Resources/console.css"),
+                .embedInCode("Console/Resources/console.js"),
             ]
         ),
         // LocalCloud on PostgreSQL: a store for several `localcloud serve` nodes sharing one database.
@@ -166,7 +189,7 @@ let package = Package(
         .testTarget(
             name: "LocalCloudPostgresTests",
             dependencies: [
-                "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
+                "LocalCloudPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

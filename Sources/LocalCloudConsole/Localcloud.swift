@@ -23,6 +23,7 @@ struct Localcloud: AsyncParsableCommand {
             TokensCommand.self, ServeCommand.self,
             UsersCommand.self,
             KeysCommand.self,
+            AdminsCommand.self,
         ]
     )
 

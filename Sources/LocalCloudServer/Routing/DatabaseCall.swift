@@ -151,7 +151,9 @@ extension CloudServer {
             isoDate: Self.header(request, "X-Apple-CloudKit-Request-ISO8601Date"),
             signature: Self.header(request, "X-Apple-CloudKit-Request-SignatureV1"),
             subpath: request.uri.path, body: body)
-        return try await authenticator.authenticate(auth)
+        let identity = try await authenticator.authenticate(auth)
+        RequestNote.current?.setUser(identity.userName)
+        return identity
     }
 
     static func header(_ request: Request, _ name: String) -> String? {

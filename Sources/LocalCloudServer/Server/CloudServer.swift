@@ -21,13 +21,21 @@ package struct CloudServer: Sendable {
     let logger: Logger
     let state: ServerState
     let responses = ResponseCache()
+    /// The web console at `/console`; `nil` with `--no-console`.
+    let webConsole: WebConsole?
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger, state: ServerState? = nil) {
         self.configuration = configuration
         registry = StoreRegistry(dataDirectory: configuration.dataDirectory, storeOpener: configuration.storeOpener)
         self.authenticator = authenticator
         self.logger = logger
-        self.state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        let state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        self.state = state
+        webConsole = configuration.console
+            ? WebConsole(store: state.console, journal: RequestJournal(),
+                         hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
+                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
+            : nil
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
@@ -55,7 +63,7 @@ package struct CloudServer: Sendable {
 
     func makeApplication(onListening: @escaping @Sendable (String) async -> Void) throws -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: RequestLogMiddleware(logger: logger, journal: webConsole?.journal))
         router.add(middleware: ErrorResponseMiddleware())
         addRoutes(to: router)
         let readTimeout = TimeAmount.seconds(max(1, configuration.readTimeout.components.seconds))
@@ -95,6 +103,7 @@ package struct CloudServer: Sendable {
         addAssetRoutes(to: router)
         addAuthRoutes(to: router)
         addUserRoutes(to: router)
+        addConsoleRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
         }
