@@ -24,10 +24,13 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     package var message: String
     /// The form field the error belongs to, if any (e.g. `.image` for a corrupt file).
     package var field: RestaurantForm.Field?
+    /// An `.offline` error where the server was never reached (the banner gives no reason then).
+    package var isUnreachable = false
 
+    /// A blank `message` is replaced by what `code` means: every error says what happened.
     package init(_ code: Code, _ message: String, field: RestaurantForm.Field? = nil) {
         self.code = code
-        self.message = message
+        self.message = message.allSatisfy(\.isWhitespace) ? code.meaning : message
         self.field = field
     }
 
@@ -39,8 +42,25 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     package func banner(couldNot action: String, cached: Int) -> String {
         switch code {
         case .signedOut: message
-        case .offline: "offline · \(cached) cached" + (message.isEmpty ? "" : " · \(message)")
+        case .offline: "offline · \(cached) cached" + (isUnreachable ? "" : " · \(message)")
         default: "Couldn't \(action): \(message)"
+        }
+    }
+}
+
+extension DiscoverError.Code {
+    /// What a failure with this code means, for an error that came without a message.
+    package var meaning: String {
+        switch self {
+        case .loadFailed: "Couldn't load restaurants (no details were given)"
+        case .saveFailed: "Couldn't save the restaurant (no details were given)"
+        case .deleteFailed: "Couldn't delete the restaurant (no details were given)"
+        case .permissionDenied: "Permission denied (no details were given)"
+        case .invalidImage: "The image could not be read (no details were given)"
+        case .notFound: "Not found (no details were given)"
+        case .signedOut: "Signed out: run foodpin login"
+        case .offline: "The server cannot be reached (no details were given)"
+        default: "\(rawValue) (no details were given)"
         }
     }
 }
