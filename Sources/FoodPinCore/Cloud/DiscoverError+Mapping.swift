@@ -36,6 +36,10 @@ extension DiscoverError {
                 self.init(.offline, error.message)
             case .unknownItem:
                 self.init(.notFound, error.message)
+            case .quotaExceeded where error.message.hasPrefix("The disk is full"),
+                 .limitExceeded where error.message.hasPrefix("The disk is full"):
+                // The local disk, or the server's (QUOTA_EXCEEDED comes back as limitExceeded): say it plainly.
+                self.init(code, error.message)
             case .limitExceeded where error.message.hasPrefix("Asset"), .assetFileNotFound:
                 self.init(code, error.message, field: .image)
             default:
