@@ -35,16 +35,16 @@ printf '%-24s %12s %10s %8s %8s  %s\n' harness executions execs/s cov corpus cra
 for harness in "${HARNESSES[@]}"; do
   work=.build-fuzz/corpus/$harness
   findings=$OUT/$harness
-  mkdir -p "$work" "$findings"
+  mkdir -p "$work" "$findings" "Fuzz/Corpus/$harness"
   log=$findings/fuzz.log
   status=0
   "$BIN/$harness" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=4096 -max_len=4096 \
     -print_final_stats=1 -artifact_prefix="$findings/" "$work" "Fuzz/Corpus/$harness" \
     </dev/null >"$log" 2>&1 || status=$?
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
-  cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
-  corp=$(grep -o 'corp: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1 || true)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1 || true)
+  cov=$( (grep -o 'cov: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
+  corp=$( (grep -o 'corp: [0-9]*' "$log" || true) | tail -1 | cut -d' ' -f2)
   crashes=$(find "$findings" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'timeout-*' -o -name 'leak-*' -o -name 'oom-*' \) | wc -l)
   printf '%-24s %12s %10s %8s %8s  %s\n' "$harness" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${corp:-?}" "$crashes"
   if [ "$status" != 0 ] || [ "$crashes" != 0 ]; then
