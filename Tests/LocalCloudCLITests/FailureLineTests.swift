@@ -11,8 +11,10 @@ import Testing
             for message in ["", " \n ", "The record is gone"] {
                 let error = CloudError(CloudError.Code(rawValue: raw), message)
                 let text = FailureLine.message(for: error)
-                #expect(text.hasPrefix("\(error.code.name) (\(raw)): "))
-                #expect(!text.dropFirst("\(error.code.name) (\(raw)): ".count).allSatisfy(\.isWhitespace), "\(raw) \"\(message)\"")
+                let prefix = "\(error.code.name) (\(raw)): "
+                #expect(text.hasPrefix(prefix))
+                let said = String(text.dropFirst(prefix.count))
+                #expect(!said.allSatisfy { $0.isWhitespace }, "\(raw) \"\(message)\"")
                 let line = FailureLine.text("localcloud: error", text)
                 #expect(!line.contains("\n"))
             }

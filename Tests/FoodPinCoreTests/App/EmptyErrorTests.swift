@@ -24,7 +24,7 @@ import Testing
             for message in ["", "   ", "Something specific"] {
                 for action in Self.actions {
                     let error = DiscoverError(CloudError(code, message), while: action)
-                    #expect(!error.message.allSatisfy(\.isWhitespace), "\(code) with \"\(message)\" while \(action.rawValue)")
+                    #expect(!error.message.allSatisfy { $0.isWhitespace }, "\(code) with \"\(message)\" while \(action.rawValue)")
                     #expect(!error.banner(couldNot: "load restaurants", cached: 0).isEmpty)
                 }
             }
