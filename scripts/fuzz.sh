@@ -22,6 +22,8 @@ OUT=${FUZZ_OUT:-.build-fuzz/findings}
 CONFIG=${FUZZ_CONFIG:-debug}
 
 echo "building the harnesses ($CONFIG, -sanitize=fuzzer,address)..."
+# SwiftPM does not notice files added to a path dependency: plan the build again each time.
+rm -f ".build-fuzz/$CONFIG.yaml"
 swift build --package-path Fuzz --scratch-path .build-fuzz -c "$CONFIG" -Xswiftc -sanitize=fuzzer,address \
   >"${TMPDIR:-/tmp}/fuzz-build.log" 2>&1 || { tail -40 "${TMPDIR:-/tmp}/fuzz-build.log"; exit 1; }
 BIN=.build-fuzz/$CONFIG

@@ -100,7 +100,8 @@ lc schema import "$SERVE_ROOT/Assets/FoodPin.ckdb" >/dev/null
 API="$(lc tokens create --name e2e)"
 printf 'alice-secret\n' | lc users add alice --password-stdin >/dev/null
 ALICE="$(lc users token alice)"
-serve_start "$SERVER"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+serve_start "$SERVER" --port "$PORT"
 DB="$SERVE_URL/database/1/$C/development/public"
 call() {  # call ENDPOINT BODY → status; body in $E2E_TMP/body
   curl -sS -o "$E2E_TMP/body" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary "$2" \
@@ -140,3 +141,36 @@ pass "after space is freed the running server saves again; the record saved befo
 serve_stop
 integrity "$SERVER"
 pass "the server's stores pass integrity_check"
+
+echo "=== the outbox on a full disk (a remote container while its server is away)"
+CLIENT="$DISK/client"
+remote_add() {
+  LOCALCLOUD_URL="$SERVE_URL" LOCALCLOUD_API_TOKEN="$API" LOCALCLOUD_WEB_AUTH_TOKEN="$ALICE" \
+    "$E2E_BIN" add --data-dir "$CLIENT" --type Thai --location Here "$@" </dev/null
+}
+remote_add --name "Queued One" >"$E2E_TMP/out" 2>"$E2E_TMP/err" || fail "queueing with space left: $(cat "$E2E_TMP/err")"
+grep -q '^queued: Queued One' "$E2E_TMP/err" || fail "the first add was not queued: $(cat "$E2E_TMP/err")"
+fill outbox
+status=0
+remote_add --name "Queued Two" >"$E2E_TMP/out" 2>"$E2E_TMP/err" || status=$?
+[ "$status" = 1 ] || fail "an add the outbox could not hold exited $status: $(cat "$E2E_TMP/err")"
+grep -q '^foodpin add: The disk is full: could not write the outbox' "$E2E_TMP/err" || fail "no disk-full message: $(cat "$E2E_TMP/err")"
+if grep -q '^queued:' "$E2E_TMP/err"; then fail "it said queued: $(cat "$E2E_TMP/err")"; fi
+log "$(cat "$E2E_TMP/err")"
+pass "an add the outbox cannot hold says the disk is full and that it was not queued (exit 1)"
+free_space
+serve_start "$SERVER" --port "$PORT"
+# The queued add uploads once a process opens the container and the server answers.
+deadline=$((SECONDS + 60))
+until [ "$(call records/query '{"query":{"recordType":"Restaurant","filterBy":[{"fieldName":"name","comparator":"EQUALS","fieldValue":{"value":"Queued One"}}]}}')" = 200 ] \
+    && python3 -c "import json,sys; sys.exit(0 if json.load(open('$E2E_TMP/body'))['records'] else 1)"; do
+  [ "$SECONDS" -lt "$deadline" ] || fail "the queued add never reached the server"
+  LOCALCLOUD_URL="$SERVE_URL" LOCALCLOUD_API_TOKEN="$API" LOCALCLOUD_WEB_AUTH_TOKEN="$ALICE" \
+    "$E2E_BIN" list --data-dir "$CLIENT" </dev/null >/dev/null 2>&1 || true
+done
+[ "$(call records/query '{"query":{"recordType":"Restaurant","filterBy":[{"fieldName":"name","comparator":"EQUALS","fieldValue":{"value":"Queued Two"}}]}}')" = 200 ] || fail "query"
+body_has "b['records'] == []" "the add that was refused must not appear later"
+pass "the add queued before the disk filled survived it and uploaded; the refused one did not appear"
+serve_stop
+integrity "$CLIENT"
+pass "the client's cache and outbox pass integrity_check"

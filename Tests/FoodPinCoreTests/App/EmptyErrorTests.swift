@@ -48,3 +48,15 @@ import Testing
         #expect(!image.message.isEmpty)
     }
 }
+
+extension EmptyErrorTests {
+    /// The local disk (quotaExceeded) or the server's (QUOTA_EXCEEDED, read back as limitExceeded):
+    /// the message is the plain sentence, not a code name.
+    @Test func aFullDiskSaysSoPlainly() {
+        for code in [CloudError.Code.quotaExceeded, .limitExceeded] {
+            let error = DiscoverError(CloudError(code, "The disk is full: could not write the record store."), while: .saveFailed)
+            #expect(error.message == "The disk is full: could not write the record store.")
+            #expect(error.field == nil, "the form keeps its fields; no one field is to blame")
+        }
+    }
+}
