@@ -28,7 +28,7 @@ extension DiscoverError {
             case .notAuthenticated:
                 self.init(.permissionDenied, "Not signed in: \(error.readableMessage)")
             case .networkUnavailable:
-                // Never reached: the banner says only "offline"; the CLI prints why (it once printed nothing).
+                // The server was never reached: the banner says only "offline", the message why (the CLI once printed nothing).
                 self.init(.offline, error.message)
                 isUnreachable = true
             case .networkFailure:
