@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "LocalCloud", targets: ["LocalCloud"]),
         .library(name: "FoodPinCore", targets: ["FoodPinCore"]),
+        // The server's adapter as a library, for the fuzz harnesses in Fuzz/ (a separate package).
+        .library(name: "LocalCloudServer", targets: ["LocalCloudServer"]),
         .executable(name: "foodpin", targets: ["FoodPinTUI"]),
         .executable(name: "localcloud", targets: ["LocalCloudConsole"]),
         .executable(name: "localcloud-bench", targets: ["LocalCloudBenchmark"]),

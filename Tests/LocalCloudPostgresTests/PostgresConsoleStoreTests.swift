@@ -10,7 +10,7 @@ import Testing
 @Suite(.enabled(if: !PostgresCluster.isSkipped, "LOCALCLOUD_SKIP_POSTGRES=1"))
 struct PostgresConsoleStoreTests {
     @Test func adminsSessionsAndAuditAcrossNodes() async throws {
-        let url = try PostgresCluster.shared().makeDatabase()
+        let url = try await PostgresCluster.shared().makeDatabase()
         let node1 = PostgresConsoleStore(url: url)
         let node2 = PostgresConsoleStore(url: url)
         try await node1.prepare()

@@ -49,6 +49,7 @@ struct AssetStore: Sendable {
         } catch {
             try? FileManager.default.removeItem(at: temp)
             if let cloud = error as? CloudError { throw cloud }
+            if CloudError.isOutOfSpace(error) { throw CloudError.diskFull(writing: "an asset (\(size) bytes copied)", cause: error) }
             throw CloudError(.internalError, "Cannot copy asset \(source.path): \(error)", cause: error)
         }
         let digest = hasher.finalize().hexDigits

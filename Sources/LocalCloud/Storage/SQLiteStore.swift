@@ -195,7 +195,7 @@ final class SQLiteStore: RecordStore {
             case .success(let value)?: return value
             case .failure(let error as CloudError)?: throw error
             case .failure(let error as DatabaseError)?:
-                throw CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
+                throw Self.cloudError(error)
             case .failure(let error)?: throw error
             case nil: throw CloudError(.internalError, "The write did not run")
             }
@@ -220,9 +220,15 @@ final class SQLiteStore: RecordStore {
             } catch let error as CloudError {
                 throw error
             } catch let error as DatabaseError {
-                throw CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
+                throw cloudError(error)
             }
         }
+    }
+
+    /// A SQLite error as LocalCloud reports it: a full disk says so (`quotaExceeded`), the rest are internal.
+    static func cloudError(_ error: DatabaseError) -> CloudError {
+        if CloudError.isOutOfSpace(error) { return CloudError.diskFull(writing: "the record store", cause: error) }
+        return CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
     }
 
     // MARK: Rows

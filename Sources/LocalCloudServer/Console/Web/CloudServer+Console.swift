@@ -50,10 +50,10 @@ extension CloudServer {
     }
 
     /// The schema of a container environment, decoded once per commit.
-    func consoleSchema(_ container: String, _ environment: Container.Environment) throws -> Schema {
+    func consoleSchema(_ container: String, _ environment: Container.Environment) async throws -> Schema {
         let opened = try registry.container(container, environment: environment, user: nil)
-        guard let console = webConsole else { return try opened.schema() }
-        return try console.snapshots.schema(of: opened, identifier: container, environment: environment)
+        guard let console = webConsole else { return try await opened.schema() }
+        return try await console.snapshots.schema(of: opened, identifier: container, environment: environment)
     }
 
     /// Registers `/console/PATH`: signed-out requests go to the sign-in page (401 for JSON), a

@@ -10,7 +10,7 @@ extension CloudServer {
             var environments: [[String: Any]] = []
             for environment in [Container.Environment.development, .production] {
                 let container = try self.registry.container(place.container, environment: environment, user: nil)
-                let stats = try console.snapshots.statistics(of: container, identifier: place.container, environment: environment)
+                let stats = try await console.snapshots.statistics(of: container, identifier: place.container, environment: environment)
                 let records = stats.recordCounts.reduce(0) { $0 + $1.count }
                 environments.append([
                     "name": environment.rawValue,

@@ -41,7 +41,7 @@ extension CloudServer {
         consoleRoute(router, .get, "record/new") { request in
             let place = try request.place(console)
             guard let type = request.query.text("type") else { throw CloudError(.invalidArguments, "Choose a record type") }
-            let schema = try self.consoleSchema(place.container, place.environment)
+            let schema = try await self.consoleSchema(place.container, place.environment)
             guard let typeSchema = schema.recordTypes[type] else { throw CloudError(.unknownItem, "Unknown record type '\(type)'") }
             return .page(template: "record", title: "New \(type)", section: "records", context: [
                 "isNew": true, "recordType": type, "place": place.hiddenFields,
@@ -86,7 +86,7 @@ extension CloudServer {
     func recordsContext(_ request: ConsoleRequest, _ console: WebConsole) async throws -> [String: Any] {
         let place = try request.place(console)
         let query = request.query
-        let schema = try consoleSchema(place.container, place.environment)
+        let schema = try await consoleSchema(place.container, place.environment)
         let type = query.text("type") ?? schema.sortedRecordTypes.first?.name
         var context: [String: Any] = [
             "place": place.hiddenFields,
@@ -177,7 +177,7 @@ extension CloudServer {
     }
 
     func recordContext(_ record: Record, place: ConsolePlace, console: WebConsole, edits: [String: String] = [:]) async throws -> [String: Any] {
-        let schema = try consoleSchema(place.container, place.environment)
+        let schema = try await consoleSchema(place.container, place.environment)
         let state = record.snapshot
         let typeSchema = schema.recordTypes[record.recordType]
         var names = Set(state.fields.keys)
@@ -218,7 +218,7 @@ extension CloudServer {
         let form = request.form
         guard let type = form.text("recordType") else { throw CloudError(.invalidArguments, "Which record type?") }
         let isNew = form.text("mode") == "create"
-        let schema = try consoleSchema(place.container, place.environment)
+        let schema = try await consoleSchema(place.container, place.environment)
         var fields: [String: JSONValue] = [:]
         // Only what the admin changed is saved (an update leaves other fields as they are).
         var edits: [String: String] = [:]

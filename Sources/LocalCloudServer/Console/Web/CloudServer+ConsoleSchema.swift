@@ -1,3 +1,4 @@
+import Synchronization
 import Foundation
 import Hummingbird
 import LocalCloud
@@ -12,12 +13,12 @@ extension CloudServer {
 
     func addConsoleSchema(_ router: Router<ServerRequestContext>, _ console: WebConsole) {
         consoleRoute(router, .get, "schema") { request in
-            .page(template: "schema", title: "Schema", section: "schema",
+            await .page(template: "schema", title: "Schema", section: "schema",
                   context: try self.schemaContext(try request.place(console), request: request))
         }
         consoleRoute(router, .get, "schema.ckdb") { request in
             let place = try request.place(console)
-            let text = try self.consoleSchema(place.container, place.environment).ckdb
+            let text = try await self.consoleSchema(place.container, place.environment).ckdb
             var response = Response(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"],
                                     body: .init(byteBuffer: ByteBuffer(string: text)))
             if let disposition = HTTPFields.Element.Name("Content-Disposition") {
@@ -70,13 +71,19 @@ extension CloudServer {
                 let place = try request.place(console)
                 let container = try self.registry.container(place.container, environment: place.environment, user: nil)
                 do {
-                    var message = ""
-                    try container.updateSchema { schema in message = try edit(&schema, request.form) }
+                    // The edit runs on the database's queue (the store may wait on PostgreSQL); its message comes back in a box.
+                    let edited = Mutex("")
+                    let form = request.form
+                    try await container.updateSchema { schema in
+                        let note = try edit(&schema, form)
+                        edited.withLock { $0 = note }
+                    }
+                    let message = edited.withLock { $0 }
                     try await console.audit(request.admin, path.replacingOccurrences(of: "/", with: "."),
                                             "\(place.container) \(place.environment.rawValue): \(message)")
                     return .redirect("/console/schema" + place.query([("notice", message)], keepDatabase: false))
                 } catch let error as CloudError {
-                    var context = try self.schemaContext(place, request: request)
+                    var context = try await self.schemaContext(place, request: request)
                     context["error"] = error.message
                     context["errorCode"] = ServerErrorCode(error.code).rawValue
                     context["errorForm"] = path
@@ -89,12 +96,12 @@ extension CloudServer {
             let container = try self.registry.container(place.container, environment: place.environment, user: nil)
             do {
                 let imported = try Schema(ckdb: request.form["ckdb"] ?? "")
-                let schema = try container.importSchema(imported)
+                let schema = try await container.importSchema(imported)
                 let message = "Imported \(imported.recordTypes.count) record type(s); schema version \(schema.version)"
                 try await console.audit(request.admin, "schema.import", "\(place.container) \(place.environment.rawValue): \(message)")
                 return .redirect("/console/schema" + place.query([("notice", message)], keepDatabase: false))
             } catch let error as CloudError {
-                var context = try self.schemaContext(place, request: request)
+                var context = try await self.schemaContext(place, request: request)
                 context["error"] = error.message
                 context["errorCode"] = ServerErrorCode(error.code).rawValue
                 context["importText"] = request.form["ckdb"] ?? ""
@@ -103,14 +110,14 @@ extension CloudServer {
         }
         consoleRoute(router, .get, "deploy") { request in
             let place = try request.place(console)
-            return .page(template: "deploy", title: "Deploy", section: "schema", context: try self.deployContext(place))
+            return await .page(template: "deploy", title: "Deploy", section: "schema", context: try self.deployContext(place))
         }
         consoleRoute(router, .post, "deploy") { request in
             let place = try request.place(console)
             guard request.form["confirm"] != nil else { throw CloudError(.invalidArguments, "Tick the box to confirm the deploy") }
             let container = try self.registry.container(place.container, environment: .development, user: nil)
             do {
-                let (before, after) = try container.deploySchema()
+                let (before, after) = try await container.deploySchema()
                 let message = after.version == before.version
                     ? "Production already matches development (schema version \(after.version))"
                     : "Deployed to production: schema version \(after.version)"
@@ -119,15 +126,15 @@ extension CloudServer {
                 development.environment = .development
                 return .redirect("/console/deploy" + development.query([("notice", message)], keepDatabase: false))
             } catch let error as CloudError {
-                var context = try self.deployContext(place)
+                var context = try await self.deployContext(place)
                 context["error"] = error.message
                 return .page(template: "deploy", title: "Deploy", section: "schema", context: context)
             }
         }
     }
 
-    func schemaContext(_ place: ConsolePlace, request: ConsoleRequest) throws -> [String: Any] {
-        let schema = try consoleSchema(place.container, place.environment)
+    func schemaContext(_ place: ConsolePlace, request: ConsoleRequest) async throws -> [String: Any] {
+        let schema = try await consoleSchema(place.container, place.environment)
         let types: [[String: Any]] = schema.sortedRecordTypes.map { type in
             [
                 "name": type.name,
@@ -157,9 +164,9 @@ extension CloudServer {
         ]
     }
 
-    func deployContext(_ place: ConsolePlace) throws -> [String: Any] {
-        let development = try consoleSchema(place.container, .development)
-        let production = try consoleSchema(place.container, .production)
+    func deployContext(_ place: ConsolePlace) async throws -> [String: Any] {
+        let development = try await consoleSchema(place.container, .development)
+        let production = try await consoleSchema(place.container, .production)
         let diff = LineDiff(old: production.ckdb, new: development.ckdb)
         var refusal: String?
         do {

@@ -27,20 +27,20 @@ final class ConsoleSnapshots: Sendable {
     static let capacity = 256
     private let entries = Mutex<[Key: (stamp: ChangeStamp, value: Value)]>([:])
 
-    func schema(of container: Container, identifier: String, environment: Container.Environment) throws -> Schema {
+    func schema(of container: Container, identifier: String, environment: Container.Environment) async throws -> Schema {
         let key = Key(container: identifier, environment: environment, kind: .schema)
-        let stamp = try container.changeStamp()
+        let stamp = try await container.changeStamp()
         if case .schema(let schema)? = entry(key, stamp: stamp) { return schema }
-        let schema = try container.schema()
+        let schema = try await container.schema()
         store(key, stamp: stamp, .schema(schema))
         return schema
     }
 
-    func statistics(of container: Container, identifier: String, environment: Container.Environment) throws -> ContainerStatistics {
+    func statistics(of container: Container, identifier: String, environment: Container.Environment) async throws -> ContainerStatistics {
         let key = Key(container: identifier, environment: environment, kind: .statistics)
-        let stamp = try container.changeStamp()
+        let stamp = try await container.changeStamp()
         if case .statistics(let statistics)? = entry(key, stamp: stamp) { return statistics }
-        let statistics = try container.statistics()
+        let statistics = try await container.statistics()
         store(key, stamp: stamp, .statistics(statistics))
         return statistics
     }
