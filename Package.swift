@@ -110,6 +110,8 @@ let package = Package(
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // TLS to the database (sslmode, sslrootcert, sslcert, sslkey).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 // SymmetricKey for the push tokens' HMAC key.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -171,6 +173,7 @@ let package = Package(
             dependencies: [
                 "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // A real `localcloud serve` in the test process, through the server's package API only.
