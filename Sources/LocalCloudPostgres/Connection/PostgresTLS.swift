@@ -37,7 +37,7 @@ struct PostgresTLS: Sendable {
         return made
     }
 
-    /// - Parameter home: where `~/.postgresql` is; the process's home directory by default.
+    /// - Parameter home: where `~/.postgresql` is; `$HOME` (else the account's home directory) by default.
     init(url: PostgresURL, home: String? = nil) throws {
         mode = url.sslMode
         guard url.sslMode != .disable else {
@@ -46,7 +46,10 @@ struct PostgresTLS: Sendable {
             context = nil
             return
         }
-        let defaults = URL(fileURLWithPath: home ?? NSHomeDirectory(), isDirectory: true).appendingPathComponent(".postgresql")
+        // $HOME first, then the account's home, as libpq looks.
+        let environmentHome = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let defaults = URL(fileURLWithPath: home ?? environmentHome ?? NSHomeDirectory(), isDirectory: true)
+            .appendingPathComponent(".postgresql")
         var tls = TLSConfiguration.makeClientConfiguration()
 
         // The server's certificate: which CAs, and whether the name is checked.
