@@ -29,6 +29,8 @@ let package = Package(
         // The server (LocalCloudServer, linked by `localcloud` only; `foodpin` never links these).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // P-256 request signatures and HMAC push tokens in the server (postgres-nio needs it too).
+        // Not LocalCloud: its SHA-256 is the system's libcrypto (CLibCrypto), so `foodpin` builds no BoringSSL.
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -59,14 +61,15 @@ let package = Package(
             name: "CCurlShim",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // The system OpenSSL's libcrypto, for SHA-256: installed with the system, nothing to compile.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(
             name: "LocalCloud",
             dependencies: [
-                "CCurlShim",
+                "CCurlShim", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -132,6 +135,9 @@ let package = Package(
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // TLS to the database (sslmode, sslrootcert, sslcert, sslkey).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // SymmetricKey for the push tokens' HMAC key.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -168,7 +174,6 @@ let package = Package(
             dependencies: [
                 "LocalCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -193,6 +198,7 @@ let package = Package(
             dependencies: [
                 "LocalCloudPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // A real `localcloud serve` in the test process, through the server's package API only.

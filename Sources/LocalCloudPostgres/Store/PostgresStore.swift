@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LocalCloud
 import PostgresNIO
@@ -113,8 +112,7 @@ package final class PostgresStore: Sendable {
     package static func schemaName(containerIdentifier: String, environment: Container.Environment) -> String {
         let readable = containerIdentifier.lowercased().unicodeScalars
             .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" }
-        let hash = SHA256.hash(data: Data("\(containerIdentifier)/\(environment.rawValue)".utf8))
-            .prefix(4).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.encode(SHA256Hasher.digest(of: Array("\(containerIdentifier)/\(environment.rawValue)".utf8)).prefix(4))
         return "lc_" + String(String(readable).prefix(36)) + "_" + environment.rawValue.prefix(4) + "_" + hash
     }
 

@@ -164,7 +164,7 @@ extension IdentityStore {
             throw CloudError(.invalidArguments, "Not a P-256 (prime256v1) public key in PEM: create one with "
                              + "`openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem` and `openssl ec -in eckey.pem -pubout`")
         }
-        let id = Secret.hex(Array(SHA256.hash(data: key.derRepresentation)))
+        let id = Hex.encode(SHA256Hasher.digest(of: key.derRepresentation))
         let serverKey = ServerKey(id: id, environment: environment, publicKeyPEM: key.pemRepresentation, name: name, created: now)
         try await insertServerKey(serverKey, container: container)
         return serverKey
