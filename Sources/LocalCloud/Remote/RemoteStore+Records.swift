@@ -88,8 +88,9 @@ extension RemoteStore {
             answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
             try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
-            guard let cached = try cachedQueryPage(request, key: key) else { throw error }
-            return cached
+            if let cached = try cachedQueryPage(request, key: key) { return cached }
+            guard let found = try searchCachedRecords(request, context: context) else { throw error }
+            return found
         }
         var records: [Record] = []
         for item in answer["records"]?.arrayValue ?? [] {
