@@ -22,20 +22,6 @@ package struct SearchRequest: Hashable, Sendable {
         self.delay = delay
     }
 
-    /// The text as it is asked: without leading spaces, and trailing ones kept as one, since a
-    /// space after the last word finishes it (it then matches only whole words, not as a prefix).
-    ///
-    /// ```swift
-    /// SearchRequest.normalized("  caf")    // "caf": finds "Café"
-    /// SearchRequest.normalized("caf   ")   // "caf ": the word is finished
-    /// ```
-    package static func normalized(_ text: String) -> String {
-        let leading = text.drop { $0.isWhitespace }
-        var trimmed = leading
-        while trimmed.last?.isWhitespace == true { trimmed = trimmed.dropLast() }
-        return trimmed.count < leading.count ? String(trimmed) + " " : String(trimmed)
-    }
-
     /// Whether `text` has a word to search for (a letter or a digit). Text of punctuation
     /// alone, such as `%@` or `"`, matches nothing and needs no query.
     package static func hasWords(_ text: String) -> Bool {

@@ -16,7 +16,7 @@ package struct SearchState: Sendable {
     package internal(set) var isLoadingMore = false
     /// Incremented by every edit, so older answers are recognised and dropped.
     var generation = 0
-    /// The normalized text (``SearchRequest/normalized(_:)``) of the last query asked for (or answered without one).
+    /// The trimmed text of the last query asked for (or answered without one).
     var queriedText = ""
     /// After a failed next page, paging waits for `r`.
     var isPagingBlocked = false

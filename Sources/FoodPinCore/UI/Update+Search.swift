@@ -74,15 +74,14 @@ extension AppState {
     /// The text changed: a new generation, and a debounced query if there is a word to search for.
     private mutating func searchTextChanged(delay: Duration? = nil) -> [Effect] {
         guard var search else { return [] }
-        let text = SearchRequest.normalized(search.text)
-        // A second space asks the same question again: keep the answer shown or on its way.
-        // (One space does not: it finishes the word being typed, which then must match whole.)
+        let text = search.text.trimmingCharacters(in: .whitespaces)
+        // A space after a word asks the same question again: keep the answer shown or on its way.
         if delay == nil, text == search.queriedText { return [] }
         search.queriedText = text
         search.generation += 1
         search.isLoadingMore = false
         search.isPagingBlocked = false
-        if text.trimmingCharacters(in: .whitespaces).isEmpty {
+        if text.isEmpty {
             // Nothing typed: the full list, as it was.
             list = search.savedList
             scrollOffset = search.savedScrollOffset

@@ -88,9 +88,11 @@ extension RemoteStore {
             answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
             try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
-            if let cached = try cachedQueryPage(request, key: key) { return cached }
-            guard let found = try searchCachedRecords(request, context: context) else { throw error }
-            return found
+            // A search as you type looks through every cached page (its own earlier answer among
+            // them) and the outbox, so restaurants saved while away are found too.
+            if let found = try searchCachedRecords(request, context: context) { return found }
+            guard let cached = try cachedQueryPage(request, key: key) else { throw error }
+            return cached
         }
         var records: [Record] = []
         for item in answer["records"]?.arrayValue ?? [] {

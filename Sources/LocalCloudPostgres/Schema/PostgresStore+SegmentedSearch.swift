@@ -10,7 +10,7 @@ extension PostgresStore {
     /// again (``rebuildSearch(type:schema:connection:logger:)``). The `search_segmented` row of
     /// `change_log_meta` is claimed in the same transaction: a node starting at the same time
     /// waits on it and then finds the work done, and a crash leaves it to the next start.
-    func addSegmentedSearchIfNeeded() throws {
+    package func addSegmentedSearchIfNeeded() throws {
         let schema = schema
         let done = try call { pool in
             try await !pool.rows("SELECT 1 FROM \(schema).change_log_meta WHERE key = 'search_segmented'").isEmpty
