@@ -23,6 +23,8 @@ package enum Msg: Sendable {
     case searchLoaded(SearchRequest, SearchPage, Result<DiscoverPage, DiscoverError>)
     /// Someone else changed restaurants (a subscription notification).
     case remoteChanges([RemoteChange])
+    /// A link was handed to a program (`opened`), or there is none to open it.
+    case linkOpened(Hyperlink, opened: Bool)
 
     /// Which query a page answers.
     package enum PageRequest: Hashable, Sendable {

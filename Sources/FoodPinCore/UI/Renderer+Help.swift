@@ -11,6 +11,7 @@ extension Renderer {
         ("/", "search (Enter: results, Esc: clear)"),
         ("a", "add a restaurant"),
         ("d", "delete your restaurant"),
+        ("o", "open the location's map (detail)"),
         ("?", "this help"),
     ]
 
