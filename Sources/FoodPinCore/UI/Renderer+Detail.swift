@@ -36,7 +36,9 @@ extension Renderer {
         }
         lines.append(("", theme.text, nil, 0))
         let description = Layout.detailDescriptionLines(restaurant, textWidth: textWidth)
-        let bottom = height - 1 - (state.linkNotice == nil ? 0 : 1)
+        // The link notice (a URL to copy where nothing opens it) across the whole width, above the keys.
+        let notice = state.linkNotice.map { Array(TextLayout.wrap([TextSanitizer.line($0)], width: max(1, width - 2)).prefix(4)) } ?? []
+        let bottom = height - 1 - notice.count
         var y = textY
         for line in lines where y < bottom {
             if let link = line.link {
@@ -56,8 +58,9 @@ extension Renderer {
             grid.put(line, x: textX, y: y, style: theme.text)
             y += 1
         }
-        if let notice = state.linkNotice {
-            grid.put(TextSanitizer.line(notice), x: textX, y: height - 2, style: theme.dim)
+        for (i, line) in notice.enumerated() {
+            grid.fill(x: 0, y: bottom + i, width: width, height: 1)
+            grid.put(line, x: 1, y: bottom + i, style: theme.dim)
         }
     }
 }
