@@ -69,6 +69,10 @@ extension AppState {
             updateSavedList { $0.cancelRemoval(id: id) }
             errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: cachedCount), retry: nil)
             effects = []
+        case .linkOpened(let link, let opened):
+            guard case .detail = screen else { effects = []; break }
+            linkNotice = opened ? "Opening the map…" : "Map: " + link.target
+            effects = []
         case .remoteChanges(let changes):
             noteRemoteChanges(changes)
             effects = []
@@ -154,7 +158,13 @@ extension AppState {
     }
 
     private mutating func handleDetailKey(_ key: Key) -> [Effect] {
+        linkNotice = nil
         switch key {
+        case .character("o"):
+            // The map of the location, opened outside the terminal (or its URL shown).
+            guard case .detail(let id) = screen, let location = list.restaurant(withID: id)?.location,
+                  let link = Hyperlink.map(location) else { break }
+            return [.openLink(link)]
         case .escape, .character("q"), .backspace, .character("h"), .left:
             screen = .list
         case .character("j"), .down, .wheelDown:

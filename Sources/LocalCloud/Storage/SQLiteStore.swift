@@ -40,6 +40,7 @@ final class SQLiteStore: RecordStore {
             // they outgrow 2 MB and every save re-reads and re-parses pages.
             try db.execute(sql: "PRAGMA cache_size = -16384")
             db.add(function: Self.distanceFunction)
+            db.add(function: Self.segmentedFunction)
         }
         pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
         try FileLock.withExclusiveLock(fileURL.appendingPathExtension("migrate-lock")) {
@@ -148,6 +149,12 @@ final class SQLiteStore: RecordStore {
               let lat2 = Double.fromDatabaseValue(values[2]), let lon2 = Double.fromDatabaseValue(values[3])
         else { return nil }
         return Location(latitude: lat1, longitude: lon1).distance(from: Location(latitude: lat2, longitude: lon2)) / 1000
+    }
+
+    /// `localcloud_segmented(text)`: the text with every CJK character a token of its own, for
+    /// the full-text `segmented` column (``TypedSearchTerms/segmented(_:)``).
+    static let segmentedFunction = DatabaseFunction("localcloud_segmented", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(TypedSearchTerms.segmented)
     }
 
     // MARK: Transactions

@@ -100,6 +100,7 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX")
+        try store.addSegmentedSearchIfNeeded()
         return stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
