@@ -328,19 +328,26 @@ extension AppState {
 
     // MARK: Deleting
 
-    private mutating func askToDelete() -> [Effect] {
+    /// The restaurant shown (the detail view's, or the selected row), when the user may change it:
+    /// only its creator may, as the access rules say; anyone else gets one line and `nil`.
+    mutating func ownRestaurantShown(toDo action: String) -> Restaurant? {
         let target: Restaurant?
         switch screen {
         case .detail(let id): target = list.restaurant(withID: id)
         default: target = list.selected
         }
-        guard let target else { return [] }
+        guard let target else { return nil }
         if let user = config.currentUser, target.createdBy != user {
             errorBanner = ErrorBanner(
-                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can delete it",
+                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can \(action) it",
                 retry: nil)
-            return []
+            return nil
         }
+        return target
+    }
+
+    private mutating func askToDelete() -> [Effect] {
+        guard let target = ownRestaurantShown(toDo: "delete") else { return [] }
         deleteConfirmation = target.id
         return []
     }
