@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import LocalCloud
 import Testing
 @testable import LocalCloudServer
 
@@ -11,8 +10,9 @@ struct SlowClientTests {
         let server = try await TestServer.start { $0.readTimeout = .seconds(3) }
         defer { Task { await server.stop() } }
         let port = try #require(URLComponents(string: server.baseURL)?.port)
-        // Blocking socket calls, on a thread of their own rather than the pool's.
-        let closedAfter = try await BlockingThread.run("trickle") { try Self.trickle(port: port, interval: 0.25, limit: 60) }
+        // Still a pool thread (about 3 s): on a BlockingThread the server's close went unseen in 2 of
+        // the loaded full-suite runs (15 s, the whole trickle), a flake not yet explained.
+        let closedAfter = try await Task.detached { try Self.trickle(port: port, interval: 0.25, limit: 60) }.value
         // Closed by the server near its 3 s deadline, long before the 60 trickled bytes (15 s) are sent.
         #expect(closedAfter < 10)
         // The client's pooled connection idled past the same 3 s timeout, and the server may have
