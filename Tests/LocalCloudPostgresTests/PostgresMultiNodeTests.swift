@@ -100,7 +100,7 @@ struct PostgresMultiNodeTests {
         let db = fixture.container(user: "alice").publicCloudDatabase
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
-        let store = try fixture.store()
+        let store = try await fixture.store()
         _ = try store.changeStamp()  // starts the LISTEN connection, as the server's first cached request does
         #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
         try await cluster.restart(stopOnly: true)
