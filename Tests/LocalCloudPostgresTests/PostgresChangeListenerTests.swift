@@ -105,11 +105,11 @@ struct PostgresChangeListenerTests {
         #expect(afterOwn != quiet)
         // A record saved through node 2 moves it when the NOTIFY arrives.
         _ = try await node2.save(Record(recordType: "Restaurant"))
-        #expect(await poll(timeout: .seconds(5)) { (try? store.changeStamp()) != afterOwn })
+        #expect(await poll(timeout: .seconds(60)) { (try? store.changeStamp()) != afterOwn })
         // So does a write that leaves no change-log row: a subscription saved through node 2.
         let beforeSubscription = try store.changeStamp()
         _ = try await node2.save(QuerySubscription(recordType: "Restaurant", predicate: Predicate(value: true), subscriptionID: "s", options: [.firesOnRecordCreation]))
-        #expect(await poll(timeout: .seconds(5)) { (try? store.changeStamp()) != beforeSubscription })
+        #expect(await poll(timeout: .seconds(60)) { (try? store.changeStamp()) != beforeSubscription })
     }
 
     @Test func aListenConnectionThatStopsAnsweringIsReplaced() async throws {
