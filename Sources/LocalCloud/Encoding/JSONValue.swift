@@ -39,6 +39,23 @@ extension JSONValue: Decodable {
     }
 }
 
+/// For reports Foundation's `JSONEncoder` writes (the console's pretty-printed `--json`), where the
+/// value sits inside an `Encodable` type; on the wire and on disk ``JSONWriter`` writes JSON.
+extension JSONValue: Encodable {
+    package func encode(to encoder: any Encoder) throws {
+        var single = encoder.singleValueContainer()
+        switch self {
+        case .null: try single.encodeNil()
+        case .bool(let bool): try single.encode(bool)
+        case .int(let int): try single.encode(int)
+        case .number(let double): try single.encode(double)
+        case .string(let string): try single.encode(string)
+        case .array(let array): try single.encode(array)
+        case .object(let object): try single.encode(object)
+        }
+    }
+}
+
 extension JSONValue {
     /// Parses a body; an empty body is an empty object.
     ///
