@@ -9,7 +9,8 @@
 //    first page and next page by cursor, vs the same SELECT with keyset paging in raw SQL.
 //    The next page again, awaited on the main actor, vs GRDB's async read.
 // 4. One row of a query with no sort descriptors, vs the same SELECT in raw SQL.
-// `localcloud-bench seed` only fills a container (SeedCommand.swift); `notifications` measures push
+// `localcloud-bench seed` only fills a container (SeedCommand.swift); `decode` a remote page decoded on
+// the client (DecodeBenchmark.swift); `notifications` measures push
 // between processes, `push` the server's SSE push over the network (PushBenchmark.swift).
 // Queries run in alternating blocks of consecutive calls per side (10 rounds of --pages/10), off
 // the main actor except where said.
@@ -29,6 +30,7 @@ struct Options {
 if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "push" { try await PushBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "remote" { try await RemoteBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "decode" { try await DecodeBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "seed" { try await SeedCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 
 var options = Options()

@@ -102,67 +102,20 @@ struct FieldJSON: Codable {
     /// STRING, INT64, BOOL, DOUBLE, TIMESTAMP, BYTES, LOCATION, REFERENCE, ASSET, LIST<…> or UNKNOWN;
     /// `nil` only when read from a file that left it out.
     var type: String?
-    /// The value, or for an ASSET the file.
-    var value: Value
+    /// The value, or for an ASSET the file: the one JSON model, ``JSONValue``.
+    var value: JSONValue
 
-    /// A JSON value in a field: what `value` (or an asset's `file`) holds.
-    enum Value: Codable {
-        case null
-        case bool(Bool)
-        case int(Int64)
-        case double(Double)
-        case string(String)
-        case array([Value])
-        /// A LOCATION or a REFERENCE; written with sorted keys, as every object here.
-        case object([String: Value])
-
-        init(from decoder: any Decoder) throws {
-            let single = try decoder.singleValueContainer()
-            if single.decodeNil() {
-                self = .null
-            } else if let bool = try? single.decode(Bool.self) {
-                self = .bool(bool)
-            } else if let int = try? single.decode(Int64.self) {
-                self = .int(int)
-            } else if let double = try? single.decode(Double.self) {
-                self = .double(double)
-            } else if let string = try? single.decode(String.self) {
-                self = .string(string)
-            } else if let array = try? single.decode([Value].self) {
-                self = .array(array)
-            } else {
-                self = .object(try single.decode([String: Value].self))
-            }
-        }
-
-        func encode(to encoder: any Encoder) throws {
-            var single = encoder.singleValueContainer()
-            switch self {
-            case .null: try single.encodeNil()
-            case .bool(let bool): try single.encode(bool)
-            case .int(let int): try single.encode(int)
-            case .double(let double): try single.encode(double)
-            case .string(let string): try single.encode(string)
-            case .array(let array): try single.encode(array)
-            case .object(let object): try single.encode(object)
-            }
-        }
-
-        var number: Double? {
-            switch self {
-            case .int(let int): Double(int)
-            case .double(let double): double
-            case .bool(let bool): bool ? 1 : 0
-            default: nil
-            }
-        }
+    /// A number in a field's value, as JSONSerialization's `NSNumber` read one: a bool is 1 or 0.
+    static func number(_ value: JSONValue) -> Double? {
+        if case .bool(let bool) = value { return bool ? 1 : 0 }
+        return value.doubleValue
     }
 
     private enum CodingKeys: String, CodingKey {
         case type, value, file
     }
 
-    init(type: String, value: Value) {
+    init(type: String, value: JSONValue) {
         self.type = type
         self.value = value
     }
@@ -176,7 +129,7 @@ struct FieldJSON: Codable {
     init(from decoder: any Decoder) throws {
         let keyed = try decoder.container(keyedBy: CodingKeys.self)
         type = try? keyed.decodeIfPresent(String.self, forKey: .type)
-        value = try keyed.decodeIfPresent(Value.self, forKey: type == "ASSET" ? .file : .value) ?? .null
+        value = try keyed.decodeIfPresent(JSONValue.self, forKey: type == "ASSET" ? .file : .value) ?? .null
     }
 
     // MARK: From a record's value
@@ -188,7 +141,7 @@ struct FieldJSON: Codable {
         }
         if let items = value as? [Any] {
             var elementType = "STRING"
-            var values: [Value] = []
+            var values: [JSONValue] = []
             for item in items {
                 guard let (type, encoded) = try Self.scalar(item, asset: asset) else { continue }
                 elementType = type
@@ -200,24 +153,24 @@ struct FieldJSON: Codable {
         self.init(type: "UNKNOWN", value: .string(String(describing: value)))
     }
 
-    private static func scalar(_ value: Any, asset: (Asset) throws -> String?) throws -> (type: String, value: Value)? {
+    private static func scalar(_ value: Any, asset: (Asset) throws -> String?) throws -> (type: String, value: JSONValue)? {
         switch value {
         case let v as String: return ("STRING", .string(v))
         case let v as Int64: return ("INT64", .int(v))
         case let v as Int: return ("INT64", .int(Int64(v)))
         case let v as Bool: return ("BOOL", .bool(v))
-        case let v as Double: return ("DOUBLE", .double(v))
+        case let v as Double: return ("DOUBLE", .number(v))
         case let v as Date: return ("TIMESTAMP", .string(RecordJSON.date(v)))
         case let v as Data: return ("BYTES", .string(v.base64EncodedString()))
         case let v as Location:
-            var object: [String: Value] = ["latitude": .double(v.latitude), "longitude": .double(v.longitude)]
-            if let altitude = v.altitude { object["altitude"] = .double(altitude) }
+            var object: [String: JSONValue] = ["latitude": .number(v.latitude), "longitude": .number(v.longitude)]
+            if let altitude = v.altitude { object["altitude"] = .number(altitude) }
             return ("LOCATION", .object(object))
         case let v as Record.Reference:
             return ("REFERENCE", .object(["recordName": .string(v.recordID.recordName), "zone": .string(v.recordID.zoneID.zoneName),
                                           "action": .string(v.action == .deleteSelf ? "deleteSelf" : "none")]))
         case let v as Asset:
-            return ("ASSET", try asset(v).map(Value.string) ?? .null)
+            return ("ASSET", try asset(v).map(JSONValue.string) ?? .null)
         default:
             return nil
         }
@@ -232,7 +185,7 @@ struct FieldJSON: Codable {
         guard let type else { throw Self.bad(field, "has no type") }
         if type.hasPrefix("LIST<"), type.hasSuffix(">") {
             let element = String(type.dropFirst(5).dropLast())
-            let items: [Value] = if case .array(let items) = value { items } else { [] }
+            let items: [JSONValue] = if case .array(let items) = value { items } else { [] }
             let decoded = try items.map { try Self.scalar(element, $0, field: field, base: base) }
             return try Self.typedList(element, decoded, field: field)
         }
@@ -254,7 +207,7 @@ struct FieldJSON: Codable {
         }
     }
 
-    private static func scalar(_ type: String, _ value: Value, field: String, base: URL) throws -> any RecordValue {
+    private static func scalar(_ type: String, _ value: JSONValue, field: String, base: URL) throws -> any RecordValue {
         switch (type, value) {
         case ("STRING", .string(let v)):
             return v
@@ -262,20 +215,20 @@ struct FieldJSON: Codable {
             return v
         case ("INT64", _):
             // As JSONSerialization's NSNumber.int64Value: a fraction is truncated.
-            if let number = value.number, abs(number) < 9.3e18 { return Int64(number) }
+            if let number = Self.number(value), abs(number) < 9.3e18 { return Int64(number) }
         case ("BOOL", .bool(let v)):
             return v
         case ("BOOL", .int(let v)) where v == 0 || v == 1:
             return v == 1
         case ("DOUBLE", _):
-            if let number = value.number { return number }
+            if let number = Self.number(value) { return number }
         case ("TIMESTAMP", .string(let text)):
             if let date = RecordJSON.parseDate(text) { return date }
         case ("BYTES", .string(let text)):
             if let data = Data(base64Encoded: text) { return data }
         case ("LOCATION", .object(let object)):
-            if let lat = object["latitude"]?.number, let lon = object["longitude"]?.number {
-                return Location(latitude: lat, longitude: lon, altitude: object["altitude"]?.number)
+            if let lat = object["latitude"].flatMap(Self.number), let lon = object["longitude"].flatMap(Self.number) {
+                return Location(latitude: lat, longitude: lon, altitude: object["altitude"].flatMap(Self.number))
             }
         case ("REFERENCE", .object(let object)):
             if case .string(let name)? = object["recordName"] {

@@ -23,17 +23,19 @@ struct AssetCacheTests {
         }
         var configuration = try await server.configuration(user: "alice", dataDirectory: root.appendingPathComponent("alice"))
         configuration.assetCacheLimit = 250_000
+        let clock = TestClock()
+        configuration.clock = clock.wallClock
         let alice = Container(configuration: configuration)
         func file(_ name: String) async throws -> URL? {
             let results = try await alice.publicCloudDatabase.records(for: [Record.ID(recordName: name)], desiredKeys: ["image"])
             return try (results[Record.ID(recordName: name)]?.get()["image"] as? Asset)?.fileURL
         }
         let a = try #require(try await file("a"))
-        try await Task.sleep(for: .milliseconds(20))   // distinct modification times (the LRU clock)
+        clock.advance(by: 1)   // distinct last uses, on the store's clock
         let b = try #require(try await file("b"))
-        try await Task.sleep(for: .milliseconds(20))
+        clock.advance(by: 1)
         _ = try await file("a")                          // a is used again: b is now the oldest
-        try await Task.sleep(for: .milliseconds(20))
+        clock.advance(by: 1)
         let c = try #require(try await file("c"))
         #expect(FileManager.default.fileExists(atPath: a.path), "recently used: kept")
         #expect(!FileManager.default.fileExists(atPath: b.path), "least recently used: evicted")

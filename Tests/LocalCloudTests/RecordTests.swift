@@ -65,20 +65,60 @@ import Testing
     }
 }
 
-@Suite struct JSONTreeTests {
+@Suite struct JSONParserTests {
     @Test func parsesEscapesSurrogatesAndNumbers() {
-        let parsed = JSONTree.parse(#"{"a":"x\"y\\z\n\u00e9\ud83d\ude00","n":-12,"d":1.5e3,"b":[true,false,null],"o":{}}"#)
+        let parsed = JSONValue.parse(text: #"{"a":"x\"y\\z\n\u00e9\ud83d\ude00","n":-12,"d":1.5e3,"b":[true,false,null],"o":{}}"#)
         #expect(parsed?["a"] == .string("x\"y\\z\né😀"))
         #expect(parsed?["n"] == .int(-12))
-        #expect(parsed?["d"] == .double(1500))
+        #expect(parsed?["d"] == .number(1500))
         #expect(parsed?["b"] == .array([.bool(true), .bool(false), .null]))
-        #expect(parsed?["o"] == .object([]))
+        #expect(parsed?["o"] == .object([:]))
     }
 
     @Test func rejectsMalformedInput() {
-        for text in ["", "{", "{\"a\":}", "[1,]", "\"open", "{\"a\":1} x", "tru", "\"\\ud800\"", "{\"a\" 1}"] {
-            #expect(JSONTree.parse(text) == nil, "\(text)")
+        for text in ["", "{", "{\"a\":}", "[1,]", "\"open", "{\"a\":1} x", "tru", "\"\\ud800\"", "{\"a\" 1}",
+                     "01", "-", "1.", ".5", "1e", "+1", "1e999", "NaN", "\"a\u{1}b\"", "[1 2]", "{\"a\":1,}"] {
+            #expect(JSONValue.parse(text: text) == nil, "\(text)")
         }
+    }
+
+    @Test func integersKeepAll64BitsAndLargerOnesBecomeDoubles() {
+        #expect(JSONValue.parse(text: "9223372036854775807") == .int(.max))
+        #expect(JSONValue.parse(text: "-9223372036854775808") == .int(.min))
+        #expect(JSONValue.parse(text: "9223372036854775808") == .number(9223372036854775808))
+        #expect(JSONValue.parse(text: "-0") == .int(0))
+        #expect(JSONValue.parse(text: "1.0") == .number(1))
+    }
+
+    @Test func nestingIsBoundedSoHostileInputCannotExhaustTheStack() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        #expect(JSONValue.parse(text: deep) == nil)
+        let fine = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
+        #expect(JSONValue.parse(text: fine) != nil)
+        #expect(throws: CloudError.self) { try JSONValue.parse(Array(deep.utf8)) }
+    }
+
+    @Test func writesWhatFoundationsDecoderAndTheWireExpect() throws {
+        let value: JSONValue = .object([
+            "b": .array([.int(-12), .number(1500), .number(0.5), .number(1e300), .null, .bool(true)]),
+            "a": .string("q\"\\/\n\r\t\u{1}\u{7F}é😀"),
+        ])
+        let text = String(decoding: value.bytes, as: UTF8.self)
+        #expect(text == #"{"a":"q\"\\/\n\r\t\u0001\u007fé😀","b":[-12,1500,0.5,1e+300,null,true]}"#)
+        // Foundation's decoder and ours read what we write to the same value (1500 as an integer now).
+        let again = try JSONValue.parse(value.bytes)
+        #expect(try JSONDecoder().decode(JSONValue.self, from: Data(value.bytes)) == again)
+        #expect(again.at("b", "1") == .int(1500) && again["a"] == value["a"])
+    }
+
+    @Test func agreesWithFoundationsDecoderOnAWebServicesPage() throws {
+        let page = Array(#"""
+            {"records":[{"recordName":"r1","recordType":"Restaurant","fields":{"name":{"value":"Caf\u00e9 \"Deadend\"","type":"STRING"},
+            "location":{"value":{"latitude":22.28,"longitude":114.15},"type":"LOCATION"},"rating":{"value":4,"type":"INT64"}},
+            "created":{"timestamp":1767225600000,"userRecordName":"_abc"},"deleted":false,"tags":[],"x":null}],
+            "continuationMarker":"eyJ0IjoxfQ"}
+            """#.utf8)
+        #expect(try JSONValue.parse(page) == JSONDecoder().decode(JSONValue.self, from: Data(page)))
     }
 
     @Test func decodingOnlyDesiredKeysSkipsTheOthersWhole() throws {

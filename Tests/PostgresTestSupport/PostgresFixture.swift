@@ -29,7 +29,8 @@ package final class PostgresFixture: @unchecked Sendable {
     ///   store, schema cache and LISTEN connection (through `localhost` rather than `127.0.0.1`,
     ///   so this process keeps the two apart), and its own asset cache.
     package func container(user: String? = "alice", environment: Container.Environment = .development,
-                           checksIndexes: Bool = false, identifier: String = "iCloud.Test", node: Int = 1) -> Container {
+                           checksIndexes: Bool = false, identifier: String = "iCloud.Test", node: Int = 1,
+                           clock: WallClock = .system) -> Container {
         var nodeURL = url
         if node == 2 { nodeURL.host = "localhost" }
         let data = node == 1 ? directory : directory.appendingPathComponent("node\(node)", isDirectory: true)
@@ -37,6 +38,7 @@ package final class PostgresFixture: @unchecked Sendable {
                                                     environment: environment)
         configuration.checksIndexes = checksIndexes
         configuration.storeOpener = .postgres(nodeURL)
+        configuration.clock = clock
         return Container(configuration: configuration)
     }
 

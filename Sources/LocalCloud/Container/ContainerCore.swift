@@ -40,7 +40,8 @@ final class ContainerCore: Sendable {
             } else {
                 store = try SQLiteStore.open(
                     fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
-                    accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes))
+                    accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes),
+                    clock: configuration.clock)
             }
             opened = store
             return store

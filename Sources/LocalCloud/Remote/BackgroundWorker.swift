@@ -22,6 +22,8 @@ final class BackgroundWorker: Sendable {
     }
 
     private let name: String
+    /// After failed steps: 1 s, doubling, 30 s at most.
+    static let backoff = Backoff(first: .seconds(1), maximum: .seconds(30))
     private let state = Mutex(State())
 
     init(name: String) {
@@ -62,7 +64,7 @@ final class BackgroundWorker: Sendable {
                     return
                 } catch {
                     failures += 1
-                    let wait = Duration.milliseconds(Int64(min(30.0, 0.5 * pow(2, Double(min(failures, 6)))) * 1000))
+                    let wait = Self.backoff.delay(afterFailures: failures)
                     let deadline = ContinuousClock.now + wait
                     while ContinuousClock.now < deadline {
                         let wake = state.withLock { state in

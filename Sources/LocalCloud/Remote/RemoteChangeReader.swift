@@ -65,12 +65,15 @@ final class RemoteChangeReader: ChangeReader {
             if !state.withLock({ $0.closed }) { onLost() }
             // Reconnect: at once after a clean end, then with capped exponential backoff; capped at
             // 2 s, so a server that comes back is seen within that (a refused connection costs nothing).
-            let wait = failures == 0 ? 0.1 : min(2.0, 0.25 * pow(2, Double(min(failures, 5))))
+            let wait = failures == 0 ? .milliseconds(100) : Self.reconnectBackoff.delay(afterFailures: failures)
             // The monotonic clock: a wall clock set back or forward does not stretch or skip the wait.
-            let deadline = ContinuousClock.now + .milliseconds(Int64(wait * 1000))
+            let deadline = ContinuousClock.now + wait
             while ContinuousClock.now < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
         }
     }
+
+    /// After failed connections: 0.5 s, 1 s, then 2 s at most.
+    static let reconnectBackoff = Backoff(first: .milliseconds(500), maximum: .seconds(2))
 
     private func receive(_ event: ServerSentEvent) {
         // Parsed, and its author looked up (a read of the cache), before taking the lock.

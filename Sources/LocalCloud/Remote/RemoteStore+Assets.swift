@@ -11,7 +11,13 @@ extension RemoteStore {
     /// use for the least-recently-used eviction (the file's modification time is the last use).
     func cachedAsset(_ digest: String) -> URL? {
         let url = assetCache.url(forDigest: digest)
-        guard utimes(url.path, nil) == 0 else { return nil }
+        // The use is stamped with the store's clock, so tests order uses without sleeping.
+        let seconds = configuration.clock.now.timeIntervalSince1970
+        let stamp = timeval(tv_sec: Int(seconds.rounded(.down)), tv_usec: Int((seconds - seconds.rounded(.down)) * 1_000_000))
+        let stamped = withUnsafePointer(to: (stamp, stamp)) { pair in
+            pair.withMemoryRebound(to: timeval.self, capacity: 2) { utimes(url.path, $0) }
+        }
+        guard stamped == 0 else { return nil }
         return url
     }
 

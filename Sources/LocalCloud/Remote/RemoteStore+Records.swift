@@ -91,11 +91,7 @@ extension RemoteStore {
             guard let cached = try cachedQueryPage(request, key: key) else { throw error }
             return cached
         }
-        var records: [Record] = []
-        for item in answer["records"]?.arrayValue ?? [] {
-            if let error = Self.itemError(item) { throw error }
-            records.append(try record(item, zone: request.zoneID))
-        }
+        let records = try RemoteWire.pageRecords(answer, zoneID: request.zoneID) { try record($0, zone: request.zoneID) }
         let cursor = answer["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) }
         return QueryPage(records: records, cursor: cursor)
     }

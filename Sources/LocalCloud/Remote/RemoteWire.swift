@@ -3,7 +3,7 @@ import Foundation
 /// The client half of the wire codec: what the remote store sends (queries, records to save)
 /// and reads back (server records, notifications). The server half lives in `WebServices/`;
 /// both use the same value codec (``FieldValue`` ⇄ `{value, type}`).
-enum RemoteWire {
+package enum RemoteWire {
     // MARK: Queries
 
     /// `{recordType, filterBy, sortBy}` for a validated query.

@@ -59,10 +59,9 @@ package struct RetryPolicy: Sendable {
         }
     }
 
-    /// Full jitter: a uniform wait in 0...min(maximum, base × 2^(attempt-1)).
+    /// Full jitter: a uniform wait in 0...min(maximum, base × 2^(attempt-1)), by ``Backoff``.
     func backoff(attempt: Int) -> Duration {
-        let ceiling = min(maximumDelay.seconds, baseDelay.seconds * pow(2, Double(max(0, attempt - 1))))
-        return .milliseconds(Int64((ceiling * random() * 1000).rounded()))
+        Backoff(first: baseDelay, maximum: maximumDelay).jitteredDelay(afterFailures: attempt, random: random())
     }
 }
 

@@ -10,8 +10,7 @@ import GRDB
 /// What SQL never compares (a reference's zone and action, an asset's size, an altitude) sits in `x`.
 package enum FieldsJSON {
     package static func encode(_ fields: [String: FieldValue]) -> String {
-        var out = JSONBytes()
-        out.bytes.reserveCapacity(256)
+        var out = JSONWriter()
         out.append("{")
         var first = true
         for key in fields.keys.sorted() {
@@ -26,7 +25,7 @@ package enum FieldsJSON {
         return String(decoding: out.bytes, as: UTF8.self)
     }
 
-    private static func appendEntry(_ value: FieldValue, to out: inout JSONBytes) {
+    private static func appendEntry(_ value: FieldValue, to out: inout JSONWriter) {
         out.append("{\"t\":\"")
         out.appendRaw(value.kind)
         out.append("\"")
@@ -58,10 +57,10 @@ package enum FieldsJSON {
         out.append("}")
     }
 
-    private static func appendScalar(_ value: FieldValue, to out: inout JSONBytes) {
+    private static func appendScalar(_ value: FieldValue, to out: inout JSONWriter) {
         switch value {
         case .string(let s): out.appendString(s)
-        case .int64(let i): out.appendRaw(String(i))
+        case .int64(let i): out.appendInteger(i)
         case .double(let d): out.appendDouble(d)
         case .bool(let b): out.append(b ? "true" : "false")
         case .date(let d): out.appendDouble(d.timeIntervalSince1970)
@@ -78,7 +77,7 @@ package enum FieldsJSON {
         }
     }
 
-    private static func appendExtra(_ value: FieldValue, to out: inout JSONBytes) {
+    private static func appendExtra(_ value: FieldValue, to out: inout JSONWriter) {
         switch value {
         case .location(let l):
             if let alt = l.altitude { out.appendDouble(alt) } else { out.append("null") }
@@ -91,7 +90,7 @@ package enum FieldsJSON {
             out.appendRaw(String(r.action.rawValue))
             out.append("]")
         case .asset(let a):
-            if let size = a.size { out.appendRaw(String(size)) } else { out.append("null") }
+            if let size = a.size { out.appendInteger(size) } else { out.append("null") }
         default: out.append("null")
         }
     }
@@ -144,8 +143,8 @@ package enum FieldsJSON {
     private struct Entry {
         var kind: StoredKind?
         var elementKind: StoredKind?
-        var value: JSONTree?
-        var extra: JSONTree?
+        var value: JSONValue?
+        var extra: JSONValue?
 
         static func parse(_ parser: inout JSONParser) -> Entry? {
             guard parser.consume(UInt8(ascii: "{")) else { return nil }
@@ -189,32 +188,32 @@ package enum FieldsJSON {
         }
     }
 
-    private static func scalar(kind: StoredKind, value: JSONTree, extra: JSONTree?, assetURL: (String) -> URL?) -> FieldValue? {
+    private static func scalar(kind: StoredKind, value: JSONValue, extra: JSONValue?, assetURL: (String) -> URL?) -> FieldValue? {
         switch kind {
         case .string: return value.stringValue.map(FieldValue.string)
-        case .int64: return value.int64.map(FieldValue.int64)
-        case .double: return value.number.map(FieldValue.double)
+        case .int64: return value.int64Value.map(FieldValue.int64)
+        case .double: return value.doubleValue.map(FieldValue.double)
         case .bool:
             if case .bool(let b) = value { return .bool(b) }
-            return value.int64.map { .bool($0 != 0) }
-        case .date: return value.number.map { .date(Date(timeIntervalSince1970: $0)) }
+            return value.int64Value.map { .bool($0 != 0) }
+        case .date: return value.doubleValue.map { .date(Date(timeIntervalSince1970: $0)) }
         case .bytes: return value.stringValue.flatMap { Data(base64Encoded: $0) }.map(FieldValue.bytes)
         case .location:
-            guard let pair = value.arrayValue, pair.count == 2, let lat = pair[0].number, let lon = pair[1].number else { return nil }
-            return .location(Location(latitude: lat, longitude: lon, altitude: extra?.number))
+            guard let pair = value.arrayValue, pair.count == 2, let lat = pair[0].doubleValue, let lon = pair[1].doubleValue else { return nil }
+            return .location(Location(latitude: lat, longitude: lon, altitude: extra?.doubleValue))
         case .reference:
             guard let name = value.stringValue else { return nil }
             let parts = extra?.arrayValue ?? []
             let zone = parts.count > 0 ? parts[0].stringValue : nil
             let owner = parts.count > 1 ? parts[1].stringValue : nil
-            let action = parts.count > 2 ? parts[2].int64 : nil
+            let action = parts.count > 2 ? parts[2].int64Value : nil
             let zoneID = RecordZone.ID(zoneName: zone ?? RecordZone.ID.defaultZoneName,
                                        ownerName: owner ?? RecordZone.ID.currentUserName)
             return .reference(Record.Reference(recordID: Record.ID(recordName: name, zoneID: zoneID),
                                                action: Record.Reference.Action(rawValue: Int(action ?? 0)) ?? .none))
         case .asset:
             guard let digest = value.stringValue else { return nil }
-            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64))
+            return .asset(Asset(fileURL: assetURL(digest), contentDigest: digest, size: extra?.int64Value))
         case .list:
             return nil
         }
@@ -237,50 +236,6 @@ package enum FieldsJSON {
             else { return nil }
             self = match.1
         }
-    }
-}
-
-/// A UTF-8 output buffer: appending bytes is several times cheaper than growing a `String`.
-struct JSONBytes {
-    var bytes: [UInt8] = []
-
-    mutating func append(_ literal: StaticString) {
-        literal.withUTF8Buffer { bytes.append(contentsOf: $0) }
-    }
-
-    /// Text known to need no escaping (kinds, numbers).
-    mutating func appendRaw(_ text: String) {
-        bytes.append(contentsOf: text.utf8)
-    }
-
-    mutating func appendDouble(_ d: Double) {
-        if d.isFinite { appendRaw(d.description) } else { append("null") }
-    }
-
-    mutating func appendString(_ s: String) {
-        bytes.append(UInt8(ascii: "\""))
-        var text = s
-        text.withUTF8 { utf8 in
-            var start = 0
-            for (i, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<i]))
-                start = i + 1
-                switch byte {
-                case UInt8(ascii: "\""): append("\\\"")
-                case UInt8(ascii: "\\"): append("\\\\")
-                case 0x0A: append("\\n")
-                case 0x0D: append("\\r")
-                case 0x09: append("\\t")
-                default:
-                    let hex = Array("0123456789abcdef".utf8)
-                    append("\\u00")
-                    bytes.append(hex[Int(byte >> 4)])
-                    bytes.append(hex[Int(byte & 0xF)])
-                }
-            }
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<utf8.count]))
-        }
-        bytes.append(UInt8(ascii: "\""))
     }
 }
 

@@ -142,7 +142,7 @@ extension SQLiteStore {
         let record = pending.record
         let id = record.recordID
         try requireZone(id.zoneID, context: context, db: db)
-        let now = Date().timeIntervalSince1970
+        let now = clock.now.timeIntervalSince1970
         let changeTag = Self.newChangeTag()
         var fields: [String: FieldValue]
         let rowID: Int64
@@ -305,7 +305,7 @@ extension SQLiteStore {
     func deleteRow(_ rowID: Int64, zone: String, name: String, type: String, context: StoreContext, db: GRDB.Database) throws {
         try db.cachedStatement(sql: "DELETE FROM records WHERE id = ?").execute(arguments: [rowID])
         try db.cachedStatement(sql: "DELETE FROM records_fts WHERE rowid = ?").execute(arguments: [rowID])
-        try logChange(context: context, zone: zone, name: name, type: type, kind: "deleted", at: Date().timeIntervalSince1970, db: db)
+        try logChange(context: context, zone: zone, name: name, type: type, kind: "deleted", at: clock.now.timeIntervalSince1970, db: db)
         let referrers = try Row.fetchAll(db, sql: """
             SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM record_references ref
             JOIN records r ON r.id = ref.record_id

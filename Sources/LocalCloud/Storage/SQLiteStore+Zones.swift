@@ -19,10 +19,10 @@ extension SQLiteStore {
                     if zone.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                         try FieldName.validate(zone.zoneID.zoneName, what: "Zone name")
                         try db.execute(sql: "INSERT OR IGNORE INTO zones (scope, owner, zone_name, created_at) VALUES (?, ?, ?, ?)",
-                                       arguments: [context.scope.rawValue, context.owner, zone.zoneID.zoneName, Date().timeIntervalSince1970])
+                                       arguments: [context.scope.rawValue, context.owner, zone.zoneID.zoneName, clock.now.timeIntervalSince1970])
                         if db.changesCount > 0 {
                             try logChange(context: context, zone: zone.zoneID.zoneName, name: "", type: "", kind: "zoneCreated",
-                                          at: Date().timeIntervalSince1970, db: db)
+                                          at: clock.now.timeIntervalSince1970, db: db)
                         }
                     }
                     results[zone.zoneID] = .success(RecordZone(zoneID: zone.zoneID))
@@ -53,7 +53,7 @@ extension SQLiteStore {
                     try checkCustomZonesAllowed(context)
                     try accessPolicy.check(.modifyZone, context: context, db: db)
                     try requireZone(id, context: context, db: db)
-                    let now = Date().timeIntervalSince1970
+                    let now = clock.now.timeIntervalSince1970
                     let rows = try Row.fetchAll(db, sql: "SELECT id, record_name, record_type FROM records WHERE scope = ? AND owner = ? AND zone = ?",
                                                 arguments: [context.scope.rawValue, context.owner, id.zoneName])
                     for row in rows {

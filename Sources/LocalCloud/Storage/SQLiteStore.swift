@@ -15,6 +15,8 @@ final class SQLiteStore: RecordStore {
     let assetsDirectory: URL
     let pool: DatabasePool
     let accessPolicy: any AccessPolicy
+    /// Stamps records, zones, subscriptions and the change log.
+    let clock: WallClock
     /// Commits through this store, for ``Container/changeStamp()``.
     let commits = Atomic<UInt64>(0)
     /// Shares transactions among concurrent writes (group commit).
@@ -23,7 +25,8 @@ final class SQLiteStore: RecordStore {
     /// How long a connection waits for another process's lock before giving up.
     static let busyTimeout: TimeInterval = 30
 
-    private init(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy) throws {
+    private init(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy, clock: WallClock) throws {
+        self.clock = clock
         self.fileURL = fileURL
         self.assetsDirectory = assetsDirectory
         self.accessPolicy = accessPolicy
@@ -58,13 +61,15 @@ final class SQLiteStore: RecordStore {
 
     private static let openStores = Mutex<[String: WeakStore]>([:])
 
-    /// The store for a file, shared by every container in this process that opens it.
-    static func open(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy = AccountAccessPolicy()) throws -> SQLiteStore {
+    /// The store for a file, shared by every container in this process that opens it (with the
+    /// clock of the first).
+    static func open(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy = AccountAccessPolicy(),
+                     clock: WallClock = .system) throws -> SQLiteStore {
         let key = fileURL.standardizedFileURL.path
         return try openStores.withLock { stores in
             if let existing = stores[key]?.store { return existing }
             do {
-                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy)
+                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy, clock: clock)
                 stores[key] = WeakStore(store)
                 store.collectGarbageInBackground()
                 return store

@@ -29,7 +29,7 @@ extension SQLiteStore: SubscriptionStore {
             }.mapError { $0 as? CloudError ?? CloudError(.invalidArguments, "\($0)") }
         }
         return try write { db in
-            let now = Date().timeIntervalSince1970
+            let now = clock.now.timeIntervalSince1970
             var results: [String: Result<Subscription, CloudError>] = [:]
             for subscription in subscriptions {
                 switch rows[subscription.subscriptionID] {

@@ -158,6 +158,9 @@ package final class PostgresChangeListener: Sendable {
         }
     }
 
+    /// After failed connections: 0.1 s, doubling, 2 s at most.
+    static let reconnectBackoff = Backoff(first: .milliseconds(100), maximum: .seconds(2))
+
     /// Listens until cancelled, reconnecting after a dropped connection with a growing delay.
     private func run() async {
         var logger = Logger(label: "LocalCloud.postgres.listen")
@@ -190,7 +193,7 @@ package final class PostgresChangeListener: Sendable {
             disconnected()
             if Task.isCancelled { break }
             attempt += 1
-            try? await Task.sleep(for: .milliseconds(min(2000, 50 << min(attempt, 6))))
+            try? await Task.sleep(for: Self.reconnectBackoff.delay(afterFailures: attempt))
         }
     }
 

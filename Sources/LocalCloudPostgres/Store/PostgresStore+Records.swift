@@ -219,7 +219,7 @@ extension PostgresStore {
         let record = pending.record
         let id = record.recordID
         try await requireZone(id.zoneID, context: context, connection: connection, logger: logger)
-        let now = Date().timeIntervalSince1970
+        let now = self.clock.now.timeIntervalSince1970
         let changeTag = Self.newChangeTag()
         var fields = pending.fields
         let rowID: Int64
@@ -396,7 +396,7 @@ extension PostgresStore {
         statement.sql += statement.bind(rowID)
         // A reference cycle may already have removed it.
         guard try await connection.execute(statement, logger: logger) == 1 else { return }
-        log.append(zone: zone, name: name, type: type, kind: "deleted", at: Date().timeIntervalSince1970)
+        log.append(zone: zone, name: name, type: type, kind: "deleted", at: self.clock.now.timeIntervalSince1970)
         var referrers = PostgresStatement("""
             SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM \(schema).record_references ref
             JOIN \(schema).records r ON r.id = ref.record_id WHERE

@@ -26,7 +26,7 @@ extension PostgresStore {
         return try write { connection in
             var log = ChangeLogBatch(schema: self.schema, context: context)
             var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
-            let now = Date().timeIntervalSince1970
+            let now = self.clock.now.timeIntervalSince1970
             for id in ids {
                 if case .failure(let error)? = valid[id] {
                     results[id] = .failure(error)
@@ -89,7 +89,7 @@ extension PostgresStore {
                     results[id] = .failure(CloudError(.zoneNotFound, "Zone '\(id.zoneName)' does not exist in the \(context.scope) database"))
                     continue
                 }
-                let now = Date().timeIntervalSince1970
+                let now = self.clock.now.timeIntervalSince1970
                 var records = PostgresStatement("DELETE FROM \(self.schema).records WHERE ")
                 records.sql += "scope = \(records.bind(context.scope.rawValue)) AND owner = \(records.bind(context.owner)) AND zone = \(records.bind(id.zoneName))"
                 records.sql += " RETURNING record_name, record_type"

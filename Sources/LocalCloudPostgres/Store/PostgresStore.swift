@@ -23,6 +23,8 @@ package final class PostgresStore: Sendable {
     package let containerIdentifier: String
     package let environment: Container.Environment
     let checksIndexes: Bool
+    /// Stamps records, zones, subscriptions and the change log.
+    let clock: WallClock
     /// Local copies of asset bytes, so a fetched record's asset has a readable `fileURL`.
     package let assetCache: URL
     /// The change log's identity, so tokens from another database fail.
@@ -40,7 +42,8 @@ package final class PostgresStore: Sendable {
     package var channel: String { schema }
 
     private init(pool: PostgresPool, schema: String, containerIdentifier: String, environment: Container.Environment,
-                 checksIndexes: Bool, assetCache: URL, epoch: String, collationIsC: Bool) {
+                 checksIndexes: Bool, assetCache: URL, epoch: String, collationIsC: Bool, clock: WallClock) {
+        self.clock = clock
         self.pool = pool
         self.schema = schema
         self.containerIdentifier = containerIdentifier
@@ -77,7 +80,7 @@ package final class PostgresStore: Sendable {
     /// - Throws: `serviceUnavailable` when the database cannot be reached, `incompatibleVersion`
     ///   when its schema is newer than this binary.
     package static func open(url: PostgresURL, containerIdentifier: String, environment: Container.Environment,
-                             checksIndexes: Bool = true, cacheDirectory: URL? = nil) throws -> PostgresStore {
+                             checksIndexes: Bool = true, cacheDirectory: URL? = nil, clock: WallClock = .system) throws -> PostgresStore {
         let schema = schemaName(containerIdentifier: containerIdentifier, environment: environment)
         let key = StoreKey(url: url, schema: schema)
         if let store = stores.withLock({ $0[key] }) { return store }
@@ -99,7 +102,7 @@ package final class PostgresStore: Sendable {
         try? FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
-                                  collationIsC: collation == "C" || collation == "POSIX")
+                                  collationIsC: collation == "C" || collation == "POSIX", clock: clock)
         try store.addSegmentedSearchIfNeeded()
         return stores.withLock { stores in
             if let existing = stores[key] { return existing }

@@ -13,7 +13,8 @@ extension StoreOpener {
                                    environment: configuration.environment, checksIndexes: configuration.checksIndexes,
                                    cacheDirectory: configuration.dataDirectory
                                        .appendingPathComponent(configuration.containerIdentifier, isDirectory: true)
-                                       .appendingPathComponent("\(configuration.environment.rawValue)-postgres-cache", isDirectory: true))
+                                       .appendingPathComponent("\(configuration.environment.rawValue)-postgres-cache", isDirectory: true),
+                                   clock: configuration.clock)
         }
     }
 }

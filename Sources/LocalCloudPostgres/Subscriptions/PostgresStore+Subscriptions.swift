@@ -27,7 +27,7 @@ extension PostgresStore: SubscriptionStore {
         let prepared = rows
         let outcome: [String: CloudError?] = try write { connection in
             var outcome: [String: CloudError?] = [:]
-            let now = Date().timeIntervalSince1970
+            let now = self.clock.now.timeIntervalSince1970
             for (id, result) in prepared {
                 switch result {
                 case .success(let row):

@@ -1,10 +1,26 @@
-/// A cursor over JSON text in UTF-8: values as ``JSONTree``, or skipped without building
+/// A cursor over JSON text in UTF-8: values as ``JSONValue``, or skipped without building
 /// anything, or walked member by member (``FieldsJSON`` decodes stored fields that way).
+///
+/// The one reader of JSON in LocalCloud: request and response bodies, the response cache and
+/// stored fields. Strict RFC 8259 (no raw control characters in strings, no leading zeros, no
+/// `NaN`), and nesting is bounded so hostile input cannot exhaust the stack.
 struct JSONParser {
+    /// Arrays and objects nested deeper than this are refused, as Foundation's decoder refuses them.
+    static let maximumDepth = 512
+
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
+    private var depth = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    /// The one value in `bytes`, with nothing but whitespace around it; `nil` when it is not JSON.
+    static func document(_ bytes: UnsafeBufferPointer<UInt8>) -> JSONValue? {
+        var parser = JSONParser(bytes: bytes)
+        guard let value = parser.value() else { return nil }
+        parser.skipWhitespace()
+        return parser.index == bytes.count ? value : nil
+    }
 
     mutating func skipWhitespace() {
         while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
@@ -12,13 +28,13 @@ struct JSONParser {
         }
     }
 
-    mutating func value() -> JSONTree? {
+    mutating func value() -> JSONValue? {
         skipWhitespace()
         guard index < bytes.count else { return nil }
         switch bytes[index] {
         case UInt8(ascii: "{"): return object()
         case UInt8(ascii: "["): return array()
-        case UInt8(ascii: "\""): return string().map(JSONTree.string)
+        case UInt8(ascii: "\""): return string().map(JSONValue.string)
         case UInt8(ascii: "t"): return literal("true", .bool(true))
         case UInt8(ascii: "f"): return literal("false", .bool(false))
         case UInt8(ascii: "n"): return literal("null", .null)
@@ -41,16 +57,14 @@ struct JSONParser {
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         var end = index + 1
         while end < bytes.count {
-            switch bytes[end] {
-            case UInt8(ascii: "\""):
+            let byte = bytes[end]
+            if byte == UInt8(ascii: "\"") {
                 let result = UnsafeBufferPointer(rebasing: bytes[(index + 1)..<end])
                 index = end + 1
                 return result
-            case UInt8(ascii: "\\"):
-                return nil
-            default:
-                end += 1
             }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+            end += 1
         }
         return nil
     }
@@ -105,7 +119,7 @@ struct JSONParser {
         return false
     }
 
-    private mutating func literal(_ word: StaticString, _ result: JSONTree) -> JSONTree? {
+    private mutating func literal(_ word: StaticString, _ result: JSONValue) -> JSONValue? {
         let count = word.utf8CodeUnitCount
         guard index + count <= bytes.count else { return nil }
         for i in 0..<count where bytes[index + i] != word.utf8Start[i] { return nil }
@@ -113,9 +127,12 @@ struct JSONParser {
         return result
     }
 
-    private mutating func object() -> JSONTree? {
+    private mutating func object() -> JSONValue? {
+        guard depth < Self.maximumDepth else { return nil }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
-        var members: [(String, JSONTree)] = []
+        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -128,7 +145,8 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
             index += 1
             guard let member = value() else { return nil }
-            members.append((key, member))
+            // A repeated key: the last one wins, as in Foundation's decoder.
+            members[key] = member
             skipWhitespace()
             guard index < bytes.count else { return nil }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -137,9 +155,12 @@ struct JSONParser {
         }
     }
 
-    private mutating func array() -> JSONTree? {
+    private mutating func array() -> JSONValue? {
+        guard depth < Self.maximumDepth else { return nil }
+        depth += 1
+        defer { depth -= 1 }
         index += 1
-        var items: [JSONTree] = []
+        var items: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
@@ -159,6 +180,8 @@ struct JSONParser {
     /// The string that starts here, unescaped; `nil` when it is malformed.
     mutating func string() -> String? {
         if let raw = unescapedStringBytes() { return String(decoding: raw, as: UTF8.self) }
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { return nil }
         index += 1
         var scalars = ""
         var pending: [UInt8] = []
@@ -175,6 +198,8 @@ struct JSONParser {
             case UInt8(ascii: "\""):
                 flush()
                 return scalars
+            case 0..<0x20:
+                return nil
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { return nil }
                 let escape = bytes[index]
@@ -226,26 +251,55 @@ struct JSONParser {
         return value
     }
 
-    private mutating func number() -> JSONTree? {
+    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`: an `Int64` when it is an integer
+    /// that fits, else a finite `Double` (an integer too large for 64 bits becomes one, as in Foundation).
+    private mutating func number() -> JSONValue? {
         let start = index
-        var isInteger = true
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"): index += 1
-            case UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
-                isInteger = false
+        var negative = false
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+        // Accumulated as a negative number: Int64.min has no positive counterpart.
+        var accumulated: Int64 = 0
+        var overflow = false
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+        } else {
+            while index < bytes.count, isDigit(bytes[index]) {
+                let digit = Int64(bytes[index] &- UInt8(ascii: "0"))
+                let (times10, o1) = accumulated.multipliedReportingOverflow(by: 10)
+                let (next, o2) = times10.subtractingReportingOverflow(digit)
+                if o1 || o2 { overflow = true } else { accumulated = next }
                 index += 1
-            default:
-                return finishNumber(start: start, isInteger: isInteger)
             }
         }
-        return finishNumber(start: start, isInteger: isInteger)
+        var isInteger = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            isInteger = false
+            index += 1
+            guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            isInteger = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            guard index < bytes.count, isDigit(bytes[index]) else { return nil }
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        }
+        if isInteger && !overflow {
+            if negative { return .int(accumulated) }
+            let (positive, o) = (0 as Int64).subtractingReportingOverflow(accumulated)
+            if !o { return .int(positive) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else { return nil }
+        return .number(double)
     }
 
-    private func finishNumber(start: Int, isInteger: Bool) -> JSONTree? {
-        guard index > start else { return nil }
-        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
-        if isInteger, let int = Int64(text) { return .int(int) }
-        return Double(text).map(JSONTree.double)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }
