@@ -5,7 +5,7 @@ extension SQLiteStore {
     // MARK: Fetch
 
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let fieldKeys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        let fieldKeys = try QuerySQL.fieldKeys(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
         if context.scope != .public && context.user == nil {

@@ -11,7 +11,7 @@ extension PostgresStore {
     // MARK: Fetch
 
     package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let keys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        let keys = try QuerySQL.fieldKeys(desiredKeys)
         if context.scope != .public && context.user == nil {
             throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
         }
