@@ -48,25 +48,3 @@ package protocol SQLDialect {
     /// `expression` kept from steering the plan's choice of index (SQLite's unary `+`).
     func unindexed(_ expression: SQLFragment) -> SQLFragment
 }
-
-/// A value bound to a placeholder, before an executor turns it into its driver's type.
-package enum SQLValue: Sendable, Equatable {
-    case null
-    case integer(Int64)
-    case real(Double)
-    case text(String)
-    /// JSON text, bound as `jsonb` where the engine has it.
-    case json(String)
-}
-
-/// How a sort column is read and bound again: a float (dates, distances), text (names) or a field's value.
-package enum SortValueKind: Sendable {
-    case real, text, json
-}
-
-/// A full-text condition: every word, any word, or a search as the user types it.
-package enum TextMatch {
-    case allWords([Substring])
-    case anyWord([Substring])
-    case asTyped([TypedSearchTerms.Term])
-}
