@@ -137,6 +137,57 @@ import LocalCloud
         }
     }
 
+    /// A point `kilometres` from `center` on `bearing` (degrees from north), on the sphere the stores measure on.
+    private func point(from center: Location, kilometres: Double, bearing: Double) -> Location {
+        let angle = kilometres / 6371.0, theta = bearing * .pi / 180
+        let lat1 = center.latitude * .pi / 180, lon1 = center.longitude * .pi / 180
+        let lat2 = asin(sin(lat1) * cos(angle) + cos(lat1) * sin(angle) * cos(theta))
+        let lon2 = lon1 + atan2(sin(theta) * sin(angle) * cos(lat1), cos(angle) - sin(lat1) * sin(lat2))
+        var longitude = lon2 * 180 / .pi
+        if longitude >= 180 { longitude -= 360 }
+        if longitude < -180 { longitude += 360 }
+        return Location(latitude: lat2 * 180 / .pi, longitude: longitude)
+    }
+
+    /// Distance filters where stores drift apart: just inside and just outside the radius in eight
+    /// directions, at the equator, at 60° north (a degree of longitude is half as long) and across
+    /// the antimeridian (longitudes on both sides of ±180). Every store finds exactly the inside ones,
+    /// through each store's index and bounding box as well as its exact distance. (CloudKit Web
+    /// Services has no `>` for distances, so the outside ones are those not found.)
+    @Test(arguments: StoreKind.allCases)
+    func distanceFiltersAgreeAtTheEdgeOfTheRadius(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            let centers = [("equator", Location(latitude: 0, longitude: 30)),
+                           ("north60", Location(latitude: 60, longitude: 10)),
+                           ("antimeridian", Location(latitude: -16.5, longitude: 179.995))]
+            let radius = 5.0
+            var items: [Record] = []
+            var inside: [String: Set<String>] = [:]
+            for (place, center) in centers {
+                for bearing in stride(from: 0.0, to: 360, by: 45) {
+                    for (side, kilometres) in [("in", radius * 0.998), ("out", radius * 1.002)] {
+                        let name = "\(place)-\(Int(bearing))-\(side)"
+                        let item = Record(recordType: "Item", recordID: Record.ID(recordName: name))
+                        item["title"] = name
+                        item["place"] = point(from: center, kilometres: kilometres, bearing: bearing)
+                        items.append(item)
+                        if side == "in" { inside[place, default: []].insert(name) }
+                    }
+                }
+            }
+            let (saves, _) = try await db.modifyRecords(saving: items, deleting: [])
+            for (_, result) in saves { _ = try result.get() }
+            for (place, center) in centers {
+                for format in ["distanceToLocation:fromLocation:(place, %@) < %f", "distanceToLocation:fromLocation:(place, %@) <= %f"] {
+                    let query = Query(recordType: "Item", predicate: Predicate(format: format, center, radius))
+                    let found = Set(try await db.records(matching: query).matchResults.map { try $0.1.get()["title"] as? String ?? "" })
+                    #expect(found == inside[place], "\(place) \(format): \(found.symmetricDifference(inside[place] ?? []).sorted())")
+                }
+            }
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func desiredKeysApplyToQueries(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

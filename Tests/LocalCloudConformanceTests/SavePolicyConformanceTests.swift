@@ -21,6 +21,42 @@ import LocalCloud
         }
     }
 
+    /// Conflicts and refusals carry the same message on every store, written once above the stores.
+    @Test(arguments: StoreKind.allCases)
+    func conflictsSayTheSameOnEveryStore(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            let original = try await db.save(restaurant("Version 1", recordName: "same"))
+            let stale = try await db.record(for: original.recordID)
+            let fresh = try await db.record(for: original.recordID)
+            fresh["name"] = "Version 2"
+            let current = try await db.save(fresh)
+            let tag = try #require(current.recordChangeTag)
+
+            // A stale save.
+            stale["name"] = "Stale edit"
+            let saveError = await cloudError { _ = try await db.save(stale) }
+            #expect(saveError?.code == .serverRecordChanged)
+            #expect(saveError?.message == "Record same changed on the server since it was fetched (server tag \(tag))")
+
+            // The same name with another type.
+            let other = Record(recordType: "Item", recordID: Record.ID(recordName: "same"))
+            other["title"] = "Not a restaurant"
+            let typeError = await cloudError { _ = try await db.save(other) }
+            #expect(typeError?.code == .invalidArguments)
+            #expect(typeError?.message == "Record same exists with type Restaurant, not Item")
+
+            // A save of a fetched record that was deleted since.
+            let gone = try await db.save(restaurant("Gone", recordName: "gone"))
+            let fetched = try await db.record(for: gone.recordID)
+            _ = try await db.deleteRecord(withID: gone.recordID)
+            fetched["name"] = "Back?"
+            let goneError = await cloudError { _ = try await db.save(fetched) }
+            #expect(goneError?.code == .unknownItem)
+            #expect(goneError?.message == "Record gone no longer exists on the server")
+        }
+    }
+
     @Test(arguments: StoreKind.allCases)
     func changedKeysOverwritesOnlyWhatChanged(_ kind: StoreKind) async throws {
         try await withStore(kind) { store in

@@ -223,12 +223,12 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(lines.contains { $0.contains("lc_list_tags USING PRIMARY KEY (value>? AND value<?)") }, "\(lines)")
         let byName = try plan(Predicate.field("name").beginsWith("Caf"))
         #expect(byName.contains { $0.contains("USING INDEX lc_ix_f_name (scope=? AND owner=? AND zone=? AND record_type=? AND <expr>>? AND <expr><?)") }, "\(byName)")
-        #expect(SQLQueryPlan.prefixUpperBound("a") == "b")
-        #expect(SQLQueryPlan.prefixUpperBound("Café") == "Caf\u{EA}")
-        #expect(SQLQueryPlan.prefixUpperBound("a\u{10FFFF}") == "b")
-        #expect(SQLQueryPlan.prefixUpperBound("\u{D7FF}") == "\u{E000}")
-        #expect(SQLQueryPlan.prefixUpperBound("\u{10FFFF}\u{10FFFF}") == nil)
-        #expect(SQLQueryPlan.prefixUpperBound("") == nil)
+        #expect(QuerySQL.prefixUpperBound("a") == "b")
+        #expect(QuerySQL.prefixUpperBound("Café") == "Caf\u{EA}")
+        #expect(QuerySQL.prefixUpperBound("a\u{10FFFF}") == "b")
+        #expect(QuerySQL.prefixUpperBound("\u{D7FF}") == "\u{E000}")
+        #expect(QuerySQL.prefixUpperBound("\u{10FFFF}\u{10FFFF}") == nil)
+        #expect(QuerySQL.prefixUpperBound("") == nil)
     }
 
     @Test func tokenComparatorsUseTheFullTextIndex() throws {

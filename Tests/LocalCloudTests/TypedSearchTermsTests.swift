@@ -36,10 +36,10 @@ struct TypedSearchTermsTests {
     }
 
     @Test func ftsQueriesQuoteEveryTermAndNameTheirColumn() {
-        #expect(SQLQueryPlan.typedFTSQuery("cafe de") == "segmented : \"cafe\" AND segmented : \"de\" *")
-        #expect(SQLQueryPlan.typedFTSQuery("拉麵 x\"y") == "segmented : \"拉 麵\" AND segmented : \"x\" AND segmented : \"y\" *")
-        #expect(SQLQueryPlan.typedFTSQuery(" %@ ") == nil)
-        #expect(SQLQueryPlan.ftsQuery(["cafe", "deja"], separator: " ") == "{body} : (\"cafe\" \"deja\")")
+        #expect(SQLiteDialect.ftsQuery(.asTyped(TypedSearchTerms("cafe de").terms)) == "segmented : \"cafe\" AND segmented : \"de\" *")
+        #expect(SQLiteDialect.ftsQuery(.asTyped(TypedSearchTerms("拉麵 x\"y").terms)) == "segmented : \"拉 麵\" AND segmented : \"x\" AND segmented : \"y\" *")
+        #expect(SQLiteDialect.ftsQuery(.asTyped(TypedSearchTerms(" %@ ").terms)) == nil)
+        #expect(SQLiteDialect.ftsQuery(["cafe", "deja"], separator: " ") == "{body} : (\"cafe\" \"deja\")")
     }
 
     @Test func aStoreFromBeforeTheSegmentedColumnGetsItOnOpen() async throws {

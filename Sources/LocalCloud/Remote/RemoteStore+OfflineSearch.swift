@@ -47,7 +47,7 @@ extension RemoteStore {
     static func ordered(_ a: Record, _ b: Record, by sort: [QuerySortKey]) -> Bool? {
         for key in sort where key.location == nil {
             let order: ComparisonResult?
-            switch SQLQueryPlan.systemColumn(forSortKey: key.key) {
+            switch QuerySQL.systemColumn(forSortKey: key.key) {
             case "r.created_at": order = compare(a.creationDate, b.creationDate)
             case "r.modified_at": order = compare(a.modificationDate, b.modificationDate)
             case "r.record_name": order = compare(a.recordID.recordName, b.recordID.recordName)

@@ -201,27 +201,6 @@ extension SchemaIndexes {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")
         return Set(names.map { String($0.dropFirst(rtreePrefix.count)) })
     }
-
-    /// `r.id IN (points inside the circle's bounding box)`: the R-tree narrows a distance filter
-    /// to nearby records before the exact haversine test runs on them.
-    static func boundingBox(field: String, around center: Location, kilometres: Double) -> SQLFragment {
-        // A degree of latitude is at least 110.5 km; widen a little so the box always holds the circle.
-        let latDelta = kilometres / 110.5 * 1.01
-        let minLat = max(-90, center.latitude - latDelta), maxLat = min(90, center.latitude + latDelta)
-        let widestLat = max(abs(minLat), abs(maxLat))
-        let cosine = cos(widestLat * .pi / 180)
-        var minLon = -180.0, maxLon = 180.0
-        if cosine > 0.01 {
-            let lonDelta = kilometres / (111.32 * cosine) * 1.01
-            if center.longitude - lonDelta >= -180 && center.longitude + lonDelta <= 180 {
-                minLon = center.longitude - lonDelta
-                maxLon = center.longitude + lonDelta
-            }
-        }
-        return SQLFragment(
-            "r.id IN (SELECT id FROM \(rtreeName(field)) WHERE min_lat <= ? AND max_lat >= ? AND min_lon <= ? AND max_lon >= ?)",
-            [maxLat, minLat, maxLon, minLon])
-    }
 }
 
 extension PredicateNode {

@@ -5,7 +5,7 @@ extension SQLiteStore {
     // MARK: Fetch
 
     func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let fieldKeys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        let fieldKeys = try QuerySQL.fieldKeys(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
         if context.scope != .public && context.user == nil {
@@ -18,7 +18,7 @@ extension SQLiteStore {
             for id in ids {
                 let arguments: StatementArguments = [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName]
                 guard let record = try records(statement, arguments: arguments, keys: fieldKeys).first else {
-                    results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
+                    results[id] = .failure(SaveResolution.notFound(id))
                     continue
                 }
                 do {
@@ -125,6 +125,8 @@ extension SQLiteStore {
         var createdBy: String
         var changeTag: String
         var fields: String
+
+        var resolutionRow: SaveResolution.ExistingRow { .init(recordType: recordType, changeTag: changeTag) }
     }
 
     private func existingRow(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws -> ExistingRow? {
@@ -138,7 +140,6 @@ extension SQLiteStore {
     }
 
     private func save(_ pending: PendingSave, rule: SaveRule, context: StoreContext, db: GRDB.Database) throws -> Record {
-        let policy = rule.policy
         let record = pending.record
         let id = record.recordID
         try requireZone(id.zoneID, context: context, db: db)
@@ -159,29 +160,17 @@ extension SQLiteStore {
         }
         let existing = insertedRowID == nil ? try existingRow(id, context: context, db: db) : nil
 
-        if let insertedRowID {
-            fields = pending.fields
-            isNew = true
-            createdAt = now
-            createdBy = context.userRecordName
-            rowID = insertedRowID
-        } else if let existing {
-            guard existing.recordType == record.recordType else {
-                throw CloudError(.invalidArguments, "Record \(id.recordName) exists with type \(existing.recordType), not \(record.recordType)")
-            }
-            let serverFields = FieldsJSON.decode(existing.fields, assetURL: assetURL(forDigest:))
-            if policy == .ifServerRecordUnchanged && pending.state.recordChangeTag != existing.changeTag {
-                let server = try fetchRow(existing.id, db: db)
-                throw CloudError(.serverRecordChanged,
-                                 "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
-                                 recordID: id, serverRecord: server, clientRecord: record)
-            }
-            if rule.writesAllFields {
-                fields = pending.fields
-            } else {
-                fields = serverFields
-                for key in pending.sentKeys { fields[key] = pending.fields[key] }
-            }
+        let decision: SaveResolution.Decision = insertedRowID != nil ? .insert : try SaveResolution.save(
+            id, type: record.recordType, clientTag: pending.state.recordChangeTag,
+            existing: existing?.resolutionRow, rule: rule)
+        switch (decision, existing) {
+        case (.conflict(let serverTag), let existing?):
+            throw SaveResolution.changed(id, serverTag: serverTag, server: try fetchRow(existing.id, db: db), client: record)
+        case (.update(let mergesServerFields), let existing?):
+            fields = mergesServerFields
+                ? SaveResolution.merged(pending.fields, sentKeys: pending.sentKeys,
+                                        server: FieldsJSON.decode(existing.fields, assetURL: assetURL(forDigest:)))
+                : pending.fields
             try SaveCheck.checkSize(fields)
             try accessPolicy.check(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields), context: context, db: db)
             try db.cachedStatement(sql: "UPDATE records SET modified_at = ?, modified_by = ?, change_tag = ?, fields = ? WHERE id = ?")
@@ -192,19 +181,22 @@ extension SQLiteStore {
             try db.cachedStatement(sql: "DELETE FROM records_fts WHERE rowid = ?").execute(arguments: [rowID])
             try db.cachedStatement(sql: "DELETE FROM record_assets WHERE record_id = ?").execute(arguments: [rowID])
             try db.cachedStatement(sql: "DELETE FROM record_references WHERE record_id = ?").execute(arguments: [rowID])
-        } else {
-            if pending.state.recordChangeTag != nil && policy == .ifServerRecordUnchanged {
-                throw CloudError(.unknownItem, "Record \(id.recordName) no longer exists on the server", recordID: id)
-            }
+        case (.insert, _):
             fields = pending.fields
             isNew = true
-            try accessPolicy.check(.create(recordType: record.recordType, fields: fields), context: context, db: db)
             createdAt = now
             createdBy = context.userRecordName
-            guard let inserted = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db) else {
-                throw CloudError(.internalError, "Record \(id.recordName) appeared during its own save", recordID: id)
+            if let insertedRowID {
+                rowID = insertedRowID
+            } else {
+                try accessPolicy.check(.create(recordType: record.recordType, fields: fields), context: context, db: db)
+                guard let inserted = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db) else {
+                    throw CloudError(.internalError, "Record \(id.recordName) appeared during its own save", recordID: id)
+                }
+                rowID = inserted
             }
-            rowID = inserted
+        case (.conflict, nil), (.update, nil):
+            throw CloudError(.internalError, "Record \(id.recordName) was resolved against a row it does not have", recordID: id)
         }
         let searchable = try accessPolicy.searchableFields(recordType: record.recordType, db: db)
         try writeSideTables(rowID: rowID, fields: fields, searchable: searchable, context: context, db: db)
@@ -289,13 +281,9 @@ extension SQLiteStore {
     // MARK: Delete
 
     private func delete(_ id: Record.ID, ifChangeTag changeTag: String?, context: StoreContext, db: GRDB.Database) throws {
-        guard let existing = try existingRow(id, context: context, db: db) else {
-            throw CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id)
-        }
-        if let changeTag, changeTag != existing.changeTag {
-            throw CloudError(.serverRecordChanged,
-                             "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
-                             recordID: id, serverRecord: try fetchRow(existing.id, db: db))
+        guard let existing = try existingRow(id, context: context, db: db) else { throw SaveResolution.notFound(id) }
+        if let serverTag = SaveResolution.deleteConflict(existing: existing.resolutionRow, ifChangeTag: changeTag) {
+            throw SaveResolution.changed(id, serverTag: serverTag, server: try fetchRow(existing.id, db: db))
         }
         try accessPolicy.check(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)
         try deleteRow(existing.id, zone: id.zoneID.zoneName, name: id.recordName, type: existing.recordType, context: context, db: db)

@@ -17,7 +17,7 @@ extension SQLiteStore {
     /// Whether a request can use the window: one sort key, the creation date, descending.
     static func canUseTextWindow(_ request: QueryRequest) -> Bool {
         guard request.sort.count == 1, let key = request.sort.first, !key.ascending, key.location == nil,
-              SQLQueryPlan.systemColumn(forSortKey: key.key) == "r.created_at" else { return false }
+              QuerySQL.systemColumn(forSortKey: key.key) == "r.created_at" else { return false }
         if let anchor = request.anchor {
             guard anchor.values.count == 1, anchor.values[0] != .null else { return false }
         }
@@ -27,10 +27,11 @@ extension SQLiteStore {
     /// The zone and type prefix and the keyset after the cursor, for `records r`.
     private static func windowConditions(_ request: QueryRequest, context: StoreContext) -> SQLFragment {
         var where_ = SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
-                                 [context.scope.rawValue, context.owner, request.zoneID.zoneName, request.recordType])
+                                 [.integer(Int64(context.scope.rawValue)), .text(context.owner), .text(request.zoneID.zoneName),
+                                  .text(request.recordType)])
         if let anchor = request.anchor {
             where_.sql += " AND (r.created_at, r.id) < (?, ?)"
-            where_.arguments += [anchor.values[0].bindable, anchor.rowID]
+            where_.arguments += [anchor.values[0].sqlValue, .integer(anchor.rowID)]
         }
         return where_
     }
@@ -41,7 +42,7 @@ extension SQLiteStore {
         return try Int64.fetchOne(db, sql: """
             SELECT min(id) FROM (SELECT r.id FROM records r INDEXED BY records_by_type_created WHERE \(conditions.sql)
             ORDER BY r.created_at DESC, r.id DESC LIMIT \(textWindow))
-            """, arguments: StatementArguments(conditions.arguments.map { $0 as (any DatabaseValueConvertible)? }))
+            """, arguments: conditions.statementArguments)
     }
 
     /// The plan with its full-text match limited to row IDs at or above `floor` (an integer we
@@ -60,9 +61,9 @@ extension SQLiteStore {
                                  before createdAt: DatabaseValue, rowID: Int64, db: GRDB.Database) throws -> Bool {
         var conditions = windowConditions(request, context: context)
         conditions.sql += " AND (r.created_at, r.id) > (?, ?) AND r.id < ?"
-        conditions.arguments += [createdAt, rowID, floor]
+        conditions.arguments += [SQLValue(createdAt), .integer(rowID), .integer(floor)]
         return try Bool.fetchOne(db, sql: """
             SELECT EXISTS (SELECT 1 FROM records r INDEXED BY records_by_type_created WHERE \(conditions.sql))
-            """, arguments: StatementArguments(conditions.arguments.map { $0 as (any DatabaseValueConvertible)? })) ?? true
+            """, arguments: conditions.statementArguments) ?? true
     }
 }

@@ -117,7 +117,7 @@ final class SQLiteChangeReader: ChangeReader {
         // The predicate, in SQL, against the one changed row.
         let predicate = try SQLQueryPlan.compile(watched.predicate)
         let sql = SQLFragment(Self.matchPrefixSQL,
-                              [change.scope.rawValue, change.owner, change.zone, change.recordName]) + predicate + SQLFragment(")")
-        return try Bool.fetchOne(db, sql: sql.sql, arguments: StatementArguments(sql.arguments.map { $0 as any DatabaseValueConvertible })) ?? false
+                              [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)]) + predicate + SQLFragment(")")
+        return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
     }
 }

@@ -124,8 +124,10 @@ final class PostgresChangeReader: ChangeReader {
         var statement = PostgresStatement("SELECT 1 FROM \(store.schema).records r WHERE ")
         statement.sql += "r.scope = \(statement.bind(change.scope.rawValue)) AND r.owner = \(statement.bind(change.owner))"
         statement.sql += " AND r.zone = \(statement.bind(change.zone)) AND r.record_name = \(statement.bind(change.recordName))"
-        var compiler = PredicateCompiler(schema: store.schema, collationIsC: store.collationIsC)
-        statement.sql += " AND (\(try compiler.compile(watched.predicate, &statement)))"
+        let compiler = QueryCompiler(dialect: PostgresDialect(schema: store.schema, collationIsC: store.collationIsC))
+        statement.sql += " AND ("
+        statement.append(try compiler.predicate(watched.predicate))
+        statement.sql += ")"
         return try await !store.pool.rows(statement.sql, statement.binds).isEmpty
     }
 }

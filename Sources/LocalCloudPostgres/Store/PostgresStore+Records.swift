@@ -11,7 +11,7 @@ extension PostgresStore {
     // MARK: Fetch
 
     package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
-        let keys = try SQLQueryPlan.fieldKeys(desiredKeys)
+        let keys = try QuerySQL.fieldKeys(desiredKeys)
         if context.scope != .public && context.user == nil {
             throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
         }
@@ -38,7 +38,7 @@ extension PostgresStore {
         let schema = context.scope == .public ? try currentSchema() : nil
         for (id, record) in found {
             guard let record else {
-                results[id] = .failure(CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id))
+                results[id] = .failure(SaveResolution.notFound(id))
                 continue
             }
             do {
@@ -201,6 +201,8 @@ extension PostgresStore {
         var createdBy: String
         var changeTag: String
         var fields: String
+
+        var resolutionRow: SaveResolution.ExistingRow { .init(recordType: recordType, changeTag: changeTag) }
     }
 
     /// The row of `id`, locked until the transaction ends (`FOR UPDATE`): another node's save of
@@ -228,19 +230,16 @@ extension PostgresStore {
         let isNew: Bool
 
         let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
-        if let existing {
-            guard existing.recordType == record.recordType else {
-                throw CloudError(.invalidArguments, "Record \(id.recordName) exists with type \(existing.recordType), not \(record.recordType)")
-            }
-            if rule.policy == .ifServerRecordUnchanged && pending.changeTag != existing.changeTag {
-                let server = try await fetchRow(existing.id, connection: connection, logger: logger)
-                throw CloudError(.serverRecordChanged,
-                                 "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
-                                 recordID: id, serverRecord: server, clientRecord: record)
-            }
-            if !rule.writesAllFields {
-                fields = Self.decodeFields(existing.fields, keys: nil, cache: assetCache)
-                for key in pending.sentKeys { fields[key] = pending.fields[key] }
+        let decision = try SaveResolution.save(id, type: record.recordType, clientTag: pending.changeTag,
+                                               existing: existing?.resolutionRow, rule: rule)
+        switch (decision, existing) {
+        case (.conflict(let serverTag), let existing?):
+            let server = try await fetchRow(existing.id, connection: connection, logger: logger)
+            throw SaveResolution.changed(id, serverTag: serverTag, server: server, client: record)
+        case (.update(let mergesServerFields), let existing?):
+            if mergesServerFields {
+                fields = SaveResolution.merged(pending.fields, sentKeys: pending.sentKeys,
+                                               server: Self.decodeFields(existing.fields, keys: nil, cache: assetCache))
             }
             try SaveCheck.checkSize(fields)
             try await checkWrite(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields),
@@ -253,9 +252,7 @@ extension PostgresStore {
             update.sql += "change_tag = \(update.bind(changeTag)), fields = \(update.bindJSON(FieldsJSON.encode(fields))), "
             update.sql += "search = \(searchVector(Self.searchText(fields, searchable: searchable), &update))"
             update.sql += " WHERE id = \(update.bind(existing.id)) AND change_tag = \(update.bind(existing.changeTag))"
-            guard try await connection.execute(update, logger: logger) == 1 else {
-                throw CloudError(.serverRecordChanged, "Record \(id.recordName) changed on the server during this save", recordID: id)
-            }
+            guard try await connection.execute(update, logger: logger) == 1 else { throw SaveResolution.changedDuringSave(id) }
             rowID = existing.id
             createdAt = existing.createdAt
             createdBy = existing.createdBy
@@ -266,10 +263,7 @@ extension PostgresStore {
             var clearReferences = PostgresStatement("DELETE FROM \(schema).record_references WHERE record_id = ")
             clearReferences.sql += clearReferences.bind(rowID)
             _ = try await connection.execute(clearReferences, logger: logger)
-        } else {
-            if pending.changeTag != nil && rule.policy == .ifServerRecordUnchanged {
-                throw CloudError(.unknownItem, "Record \(id.recordName) no longer exists on the server", recordID: id)
-            }
+        case (.insert, _):
             try await checkWrite(.create(recordType: record.recordType, fields: fields), context: context, connection: connection, logger: logger)
             try await insertAssets(pending.assets, connection: connection, logger: logger)
             let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
@@ -282,13 +276,13 @@ extension PostgresStore {
             insert.sql += ", \(searchVector(Self.searchText(fields, searchable: searchable), &insert))"
             // Another node inserting the same name at once: its row wins, this save reports the conflict.
             insert.sql += ") ON CONFLICT (scope, owner, zone, record_name) DO NOTHING RETURNING id"
-            guard let row = try await connection.rows(insert, logger: logger).first else {
-                throw CloudError(.serverRecordChanged, "Record \(id.recordName) was created by another save at the same time", recordID: id)
-            }
+            guard let row = try await connection.rows(insert, logger: logger).first else { throw SaveResolution.createdConcurrently(id) }
             rowID = try row.decode(Int64.self)
             createdAt = now
             createdBy = context.userRecordName
             isNew = true
+        case (.conflict, nil), (.update, nil):
+            throw CloudError(.internalError, "Record \(id.recordName) was resolved against a row it does not have", recordID: id)
         }
         try await writeSideTables(rowID: rowID, fields: fields, context: context, connection: connection, logger: logger)
         log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: isNew ? "created" : "updated", at: now)
@@ -376,12 +370,11 @@ extension PostgresStore {
     private func delete(_ id: Record.ID, ifChangeTag changeTag: String?, context: StoreContext, log: inout ChangeLogBatch,
                         connection: PostgresConnection, logger: Logger) async throws {
         guard let existing = try await lockedRow(id, context: context, connection: connection, logger: logger) else {
-            throw CloudError(.unknownItem, "Record not found: \(id.recordName)", recordID: id)
+            throw SaveResolution.notFound(id)
         }
-        if let changeTag, changeTag != existing.changeTag {
-            throw CloudError(.serverRecordChanged,
-                             "Record \(id.recordName) changed on the server since it was fetched (server tag \(existing.changeTag))",
-                             recordID: id, serverRecord: try await fetchRow(existing.id, connection: connection, logger: logger))
+        if let serverTag = SaveResolution.deleteConflict(existing: existing.resolutionRow, ifChangeTag: changeTag) {
+            throw SaveResolution.changed(id, serverTag: serverTag,
+                                         server: try await fetchRow(existing.id, connection: connection, logger: logger))
         }
         try await checkWrite(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context,
                              connection: connection, logger: logger)
