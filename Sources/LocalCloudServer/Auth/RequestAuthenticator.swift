@@ -25,4 +25,12 @@ struct AuthenticationRequest: Sendable {
 ///   token or a bad signature. A valid API token without a user is ``RequestIdentity/anonymous``.
 protocol RequestAuthenticator: Sendable {
     func authenticate(_ request: AuthenticationRequest) async throws -> RequestIdentity
+    /// Whether the credentials a push stream or push token was opened with are still live: `false`
+    /// once the user signed out, or a token expired or was revoked. Push ends when it turns false.
+    func isLive(_ session: PushSession) async throws -> Bool
+}
+
+extension RequestAuthenticator {
+    /// Credentials that are never revoked (fixed test and benchmark credentials) stay live.
+    func isLive(_ session: PushSession) async throws -> Bool { true }
 }

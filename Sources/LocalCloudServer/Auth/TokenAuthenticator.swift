@@ -45,6 +45,25 @@ struct TokenAuthenticator: RequestAuthenticator {
         return RequestIdentity(kind: .user(user))
     }
 
+    /// Every credential the session names is still live: the API token for its environment, the web
+    /// auth token (not revoked, not expired), the server-to-server key.
+    func isLive(_ session: PushSession) async throws -> Bool {
+        guard !session.isEmpty else { return false }
+        if let digest = session.apiTokenDigest {
+            guard let token = try await store.apiToken(digest: digest, container: session.container),
+                  token.revoked == nil, token.environment == session.environment else { return false }
+        }
+        if let digest = session.webAuthTokenDigest {
+            guard let token = try await store.webAuthToken(digest: digest, container: session.container),
+                  token.isLive(at: now()) else { return false }
+        }
+        if let keyID = session.keyID {
+            guard let key = try await store.serverKey(id: keyID, container: session.container),
+                  key.revoked == nil, key.environment == session.environment else { return false }
+        }
+        return true
+    }
+
     private func authenticateSigned(_ request: AuthenticationRequest) async throws -> RequestIdentity {
         guard let keyID = request.keyID, let isoDate = request.isoDate, let signature = request.signature else {
             throw ServerError(.authenticationFailed,

@@ -21,6 +21,8 @@ package struct CloudServer: Sendable {
     let logger: Logger
     let state: ServerState
     let responses = ResponseCache()
+    /// The open push streams and polls, ended when their user signs out.
+    let pushSessions: PushSessions
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger, state: ServerState? = nil) {
         self.configuration = configuration
@@ -28,6 +30,7 @@ package struct CloudServer: Sendable {
         self.authenticator = authenticator
         self.logger = logger
         self.state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        pushSessions = PushSessions(authenticator: authenticator, interval: configuration.pushSessionCheckInterval, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
