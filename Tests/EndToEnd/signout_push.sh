@@ -5,6 +5,8 @@
 #   - `localcloud users signout alice`: both of alice's streams close within 2 s with
 #     `event: signedOut`, her push token's webcourier poll on node 2 answers 401, and a new stream
 #     with her old token is refused; bob's stream stays open and gets the next save, hers do not;
+#   - `foodpin logout` (after `foodpin login` on node 1) closes the stream on node 2 opened with
+#     that login's token within 2 s;
 #   - `localcloud tokens revoke` of the API token bob's stream was opened with closes it within 2 s.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -36,6 +38,7 @@ wait_until() {
 }
 
 ensure_localcloud
+ensure_binary
 pg_start "$TMP/pg" || fail "could not start PostgreSQL"
 DB_URL="$PG_URL"
 C=iCloud.FoodPin
@@ -110,6 +113,19 @@ wait_until 10 grep -q '"after"' "$TMP/bob2.sse" || fail "bob's stream missed the
 exited "$BOB2_PID" && fail "bob's stream closed when alice signed out"
 for s in alice1 alice2; do grep -q '"after"' "$TMP/$s.sse" && fail "$s got a notification after the sign-out"; done
 pass "bob's stream stayed open and got the next save; alice's got nothing after her sign-out"
+
+# foodpin logout tells the server: the sign-in's stream on the other node closes.
+as_alice=(env XDG_CONFIG_HOME="$TMP/alice/config" LOCALCLOUD_HOME="$TMP/alice/data" LOCALCLOUD_USER=alice)
+printf 'alice-secret\n' | "${as_alice[@]}" "$E2E_BIN" login "$NODE1" --api-token "$API" --user alice --password-stdin >/dev/null 2>&1 || fail "alice's foodpin login"
+LOGIN_TOKEN="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["credentials"][0]["webAuthToken"])' "$TMP/alice/config/localcloud/credentials.json")"
+stream alice3 "$NODE2" "$API" "$LOGIN_TOKEN"; ALICE3_PID=$STREAM_PID
+wait_until 30 grep -q ': connected' "$TMP/alice3.sse" || fail "the stream with foodpin's sign-in did not open"
+"${as_alice[@]}" "$E2E_BIN" logout 2>"$TMP/logout.err" || fail "foodpin logout: $(cat "$TMP/logout.err")"
+start_ms=$(date +%s%3N)
+grep -q '^signed out$' "$TMP/logout.err" || fail "foodpin logout said: $(cat "$TMP/logout.err")"
+wait_until 2 exited "$ALICE3_PID" || fail "foodpin logout left its sign-in's stream on node 2 open for 2 s"
+grep -q '^event: signedOut' "$TMP/alice3.sse" || fail "the stream closed without event: signedOut"
+pass "foodpin logout (signed in on node 1) closed that sign-in's stream on node 2 within $(( $(date +%s%3N) - start_ms )) ms"
 
 lc tokens revoke "$BOB_API" >/dev/null || fail "localcloud tokens revoke"
 start_ms=$(date +%s%3N)

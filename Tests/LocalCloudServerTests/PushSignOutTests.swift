@@ -110,6 +110,34 @@ struct PushSignOutTests {
         #expect(reopened.status == 401)
     }
 
+    @Test func signingOneClientOutEndsOnlyThatSignInsPush() async throws {
+        let server = try await TestServer.startWithIdentity()
+        defer { Task { await server.stop() } }
+        let laptop = try await Self.push(server, user: "alice")
+        let phone = try await Self.push(server, user: "alice")
+        let laptopStream = try await laptop.stream()
+        let phoneStream = try await phone.stream()
+        defer { laptopStream.close(); phoneStream.close() }
+        #expect(await eventually { laptopStream.comments.contains("connected") && phoneStream.comments.contains("connected") })
+
+        // What `foodpin logout` sends.
+        let signout = "\(server.baseURL)/auth/1/\(server.container)/signout?ckWebAuthToken=\(laptop.webAuthToken)"
+        let ended = try await TestServer.send(.POST, signout, body: Array("{}".utf8))
+        #expect(ended.status == 200)
+        #expect(ended.json["signedOut"] == .bool(true))
+        #expect(await eventually(timeout: Self.bound) { laptopStream.ended })
+        #expect(try await server.send(.GET, "users/current", apiToken: laptop.apiToken, webAuthToken: laptop.webAuthToken).status == 401)
+        // Again, or with a token that never was: the same answer shape, nothing revoked.
+        #expect(try await TestServer.send(.POST, signout, body: Array("{}".utf8)).json["signedOut"] == .bool(false))
+        let missing = try await TestServer.send(.POST, "\(server.baseURL)/auth/1/\(server.container)/signout", body: Array("{}".utf8))
+        #expect(missing.status == 400)
+
+        try await phone.subscribe()
+        try await phone.create("still-here")
+        #expect(await phoneStream.waitForEvents(1), "the phone's sign-in is untouched")
+        #expect(!phoneStream.ended)
+    }
+
     @Test func anExpiringWebAuthTokenEndsItsPush() async throws {
         let clock = TestClock()
         let server = try await TestServer.startWithIdentity(now: { clock.now })

@@ -166,6 +166,13 @@ package final class PostgresIdentityStore: IdentityStore {
         }
     }
 
+    package func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        var s = PostgresStatement("UPDATE \(Self.schema).web_auth_tokens SET revoked = ")
+        s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND digest = \(s.bind(digest))"
+        s.sql += " AND revoked IS NULL RETURNING 1"
+        return try await rows(s).count > 0
+    }
+
     package func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int {
         var s = PostgresStatement("UPDATE \(Self.schema).web_auth_tokens SET revoked = ")
         s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND account = \(s.bind(name))"

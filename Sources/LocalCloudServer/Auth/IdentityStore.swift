@@ -43,6 +43,8 @@ package protocol IdentityStore: Sendable {
     func webAuthToken(digest: String, container: String) async throws -> WebAuthToken?
     /// Revokes every live token of the account; returns how many.
     func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int
+    /// Revokes one live token (a client signing itself out); `false` when there is no such live token.
+    func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool
 
     // MARK: Server-to-server keys
 

@@ -219,6 +219,10 @@ package final class SQLiteIdentityStore: IdentityStore {
         }
     }
 
+    package func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        try await revoke(table: "webAuthToken", key: "digest", value: digest, container: container, at: date)
+    }
+
     package func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int {
         try await write(container) { db in
             try db.execute(sql: "UPDATE webAuthToken SET revoked = ? WHERE account = ? AND revoked IS NULL",
