@@ -86,6 +86,14 @@ package protocol ChangeReader: AnyObject, Sendable {
 
     /// Releases the reader's connection and wake-up registration.
     func close()
+
+    /// Whether the notifications it returns are already only those the user may read now (a remote
+    /// store's server filtered them); otherwise the watcher checks the security roles itself.
+    var filtersByAccess: Bool { get }
+}
+
+extension ChangeReader {
+    package var filtersByAccess: Bool { false }
 }
 
 /// The notifications found in one read of the change log.
