@@ -36,6 +36,12 @@ package struct CloudServer: Sendable {
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
     /// - Parameter onListening: called once with the base URL (`http://HOST:PORT`) when connections are accepted.
     package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
+        // Every open push stream holds a descriptor: take all the OS allows.
+        if let limit = DescriptorLimit.raiseToHardLimit() {
+            logger.info("Open-file limit \(limit.to) (was \(limit.from))")
+        } else {
+            logger.warning("Could not read or raise the open-file limit (RLIMIT_NOFILE)")
+        }
         let app = try makeApplication(onListening: onListening)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }
