@@ -14,6 +14,8 @@ let package = Package(
     products: [
         .library(name: "LocalCloud", targets: ["LocalCloud"]),
         .library(name: "FoodPinCore", targets: ["FoodPinCore"]),
+        // The server's adapter as a library, for the fuzz harnesses in Fuzz/ (a separate package).
+        .library(name: "LocalCloudServer", targets: ["LocalCloudServer"]),
         .executable(name: "foodpin", targets: ["FoodPinTUI"]),
         .executable(name: "localcloud", targets: ["LocalCloudConsole"]),
         .executable(name: "localcloud-bench", targets: ["LocalCloudBenchmark"]),
@@ -27,10 +29,14 @@ let package = Package(
         // The server (LocalCloudServer, linked by `localcloud` only; `foodpin` never links these).
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        // P-256 request signatures and HMAC push tokens in the server (postgres-nio needs it too).
+        // Not LocalCloud: its SHA-256 is the system's libcrypto (CLibCrypto), so `foodpin` builds no BoringSSL.
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        // The web console's server-rendered HTML (LocalCloudServer only).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // PostgreSQL (the record store and the server state), linked by `localcloud` and tests only; never by `foodpin`.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Tests call the server with a real HTTP client.
@@ -55,14 +61,15 @@ let package = Package(
             name: "CCurlShim",
             linkerSettings: [.linkedLibrary("dl")]
         ),
+        // The system OpenSSL's libcrypto, for SHA-256: installed with the system, nothing to compile.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(
             name: "LocalCloud",
             dependencies: [
-                "CCurlShim",
+                "CCurlShim", "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
@@ -99,6 +106,27 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The console's templates, stylesheet and script, compiled into the binary: nothing to
+            // install beside it and nothing fetched at run time.
+            resources: [
+                .embedInCode("Console/Resources/layout.mustache"),
+                .embedInCode("Console/Resources/signin.mustache"),
+                .embedInCode("Console/Resources/overview.mustache"),
+                .embedInCode("Console/Resources/schema.mustache"),
+                .embedInCode("Console/Resources/deploy.mustache"),
+                .embedInCode("Console/Resources/records.mustache"),
+                .embedInCode("Console/Resources/record.mustache"),
+                .embedInCode("Console/Resources/conflict.mustache"),
+                .embedInCode("Console/Resources/zones.mustache"),
+                .embedInCode("Console/Resources/people.mustache"),
+                .embedInCode("Console/Resources/logs.mustache"),
+                .embedInCode("Console/Resources/telemetry.mustache"),
+                .embedInCode("Console/Resources/audit.mustache"),
+                .embedInCode("Console/Resources/message.mustache"),
+                .embedInCode("Console/Resources/console.css"),
+                .embedInCode("Console/Resources/console.js"),
             ]
         ),
         // LocalCloud on PostgreSQL: a store for several `localcloud serve` nodes sharing one database.
@@ -107,6 +135,9 @@ let package = Package(
             dependencies: [
                 "LocalCloud", "LocalCloudServer",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // TLS to the database (sslmode, sslrootcert, sslcert, sslkey).
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // SymmetricKey for the push tokens' HMAC key.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -143,7 +174,6 @@ let package = Package(
             dependencies: [
                 "LocalCloud",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(
@@ -166,8 +196,9 @@ let package = Package(
         .testTarget(
             name: "LocalCloudPostgresTests",
             dependencies: [
-                "LocalCloudPostgres", "LocalCloud", "PostgresTestSupport",
+                "LocalCloudPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
         // A real `localcloud serve` in the test process, through the server's package API only.

@@ -2,8 +2,12 @@ import FoodPinCore
 import Foundation
 import LocalCloud
 
-/// `foodpin-bench search [--rows N] [--data-dir PATH]`: the `/` search on a container of N
+/// `foodpin-bench search [--rows N] [--data-dir PATH] [--remote]`: the `/` search on a container of N
 /// restaurants (default 100,000; the same generated container as `discover`).
+///
+/// With `--remote`, the container is served by a `localcloud serve` this starts on a loopback port
+/// (the `localcloud` next to this binary, or `LOCALCLOUD_BIN`), and the app reads it as a remote
+/// container (RemoteStore over libcurl, with its response cache), as `foodpin login` users do.
 ///
 /// Measured in process, on the main thread standing in for the UI thread: for each keystroke
 /// of a few typed queries, `update` for the key, the search query through
@@ -15,6 +19,7 @@ struct SearchBenchmark {
     var rows = 100_000
     var dataDirectory: URL?
     var rounds = 5
+    var remote = false
     /// What is typed, one keystroke at a time: narrow and broad words, a miss, CJK, and
     /// "bench restaurant", whose words are in every one of the N rows.
     static let queries = ["tonkotsu", "cafe montreal", "ramen tokyo", "pizza naples", "拉麵", "xyz", "bench restaurant 4242"]
@@ -22,6 +27,11 @@ struct SearchBenchmark {
     init(arguments: [String]) throws {
         var index = 0
         while index < arguments.count {
+            if arguments[index] == "--remote" {
+                remote = true
+                index += 1
+                continue
+            }
             let value = index + 1 < arguments.count ? arguments[index + 1] : nil
             switch arguments[index] {
             case "--rows":
@@ -45,9 +55,24 @@ struct SearchBenchmark {
         guard let assets = SampleAssets.locate() else { throw Bench.Failure(description: "Assets/ not found; set FOODPIN_ASSETS") }
         let configuration = Container.Configuration(dataDirectory: directory, user: "bench")
         try DiscoverData(directory: directory, configuration: configuration, assets: assets, rows: rows).prepare()
-        print("Search, \(rows) restaurants in \(directory.path)")
+        var server: LocalServer?
+        var clientConfiguration = configuration
+        if remote {
+            let started = try LocalServer.start(dataDirectory: directory)
+            server = started
+            clientConfiguration = Container.Configuration(
+                dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-bench-search-client-\(UUID().uuidString)"),
+                user: "bench")
+            clientConfiguration.serverURL = started.url
+            clientConfiguration.apiToken = started.apiToken
+        }
+        defer {
+            server?.stop()
+            if remote { try? FileManager.default.removeItem(at: clientConfiguration.dataDirectory) }
+        }
+        print("Search, \(rows) restaurants in \(directory.path)" + (server.map { " served by localcloud serve at \($0.url.absoluteString)" } ?? ""))
 
-        let container = Container(configuration: configuration)
+        let container = Container(configuration: clientConfiguration)
         let backend = CloudDiscoverBackend(container: container)
         let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
         let handler = DiscoverEffectHandler(backend: backend, thumbnails: loader)
@@ -91,8 +116,8 @@ struct SearchBenchmark {
             }
         }
         handler.cancelAll()
-        print(String(format: "keystroke → results drawn (update, query, update, view), %d keystrokes: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 ≤30 ms)",
-                     all.count, Bench.median(all), Bench.percentile(all, 0.99), all.max() ?? .nan))
+        print(String(format: "keystroke → results drawn (update, query, update, view), %d keystrokes: p50 %.2f ms, p99 %.2f ms, max %.2f ms (target p99 ≤%d ms)",
+                     all.count, Bench.median(all), Bench.percentile(all, 0.99), all.max() ?? .nan, remote ? 60 : 30))
         print(String(format: "  CPU time of the process (this thread and the query's), same keystrokes: p50 %.2f ms, p99 %.2f ms, max %.2f ms",
                      Bench.median(allCPU), Bench.percentile(allCPU, 0.99), allCPU.max() ?? .nan))
         let narrow = zip(Self.queries.flatMap { query in Array(repeating: query, count: query.count) }.cycled(rounds), all)

@@ -7,7 +7,7 @@ let usage = """
     usage: foodpin-bench scale [FILE] [--runs N]    ImageScaler vs vipsthumbnail vs ImageMagick, + thumbnail rows
            foodpin-bench render FILE [COLS ROWS] [256|16|8|none]   print a thumbnail with ANSI colours
            foodpin-bench discover [--rows N] [--frames N] [--data-dir PATH]   Discover screen: first rows, thumbnails, frames, memory
-           foodpin-bench search [--rows N] [--rounds N] [--data-dir PATH]     / search: keystroke → results drawn
+           foodpin-bench search [--rows N] [--rounds N] [--data-dir PATH] [--remote]   / search: keystroke → results drawn (--remote: through localcloud serve)
            foodpin-bench images [--rounds N]    a screen of thumbnails per image mode: render time, bytes written
     """
 

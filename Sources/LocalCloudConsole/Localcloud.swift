@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LocalCloud
+import LocalCloudCLI
 
 /// The root command. Every subcommand takes the global options (`--data-dir`, `--container`,
 /// `--environment`, `--user`, `--json`), before or after its name.
@@ -23,6 +24,7 @@ struct Localcloud: AsyncParsableCommand {
             TokensCommand.self, ServeCommand.self,
             UsersCommand.self,
             KeysCommand.self,
+            AdminsCommand.self,
         ]
     )
 
@@ -45,13 +47,16 @@ struct Localcloud: AsyncParsableCommand {
                 try syncCommand.run()
             }
         } catch let error as CloudError {
-            Output.error("\(error.code.name) (\(error.code.rawValue)): \(error.message)")
+            Output.error(FailureLine.message(for: error))
             Foundation.exit(1)
         } catch let error as ConsoleFailure {
             Output.error(error.message)
             Foundation.exit(error.exitCode)
         } catch {
-            exit(withError: error)
+            // ArgumentParser's own errors print its way; one it would print blank says what it is.
+            guard !(error is ExitCode), message(for: error).allSatisfy(\.isWhitespace) else { exit(withError: error) }
+            Output.error(FailureLine.message(for: error))
+            Foundation.exit(1)
         }
     }
 }

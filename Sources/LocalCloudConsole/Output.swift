@@ -1,4 +1,5 @@
 import Foundation
+import LocalCloudCLI
 
 /// Writing results: plain text for people, JSON with `--json` for scripts.
 enum Output {
@@ -8,7 +9,7 @@ enum Output {
 
     /// One line on stderr, prefixed so it is clear which tool failed.
     static func error(_ text: String) {
-        let line = "localcloud: error: " + text.replacingOccurrences(of: "\n", with: " ") + "\n"
+        let line = FailureLine.text("localcloud: error", text) + "\n"
         FileHandle.standardError.write(Data(line.utf8))
     }
 

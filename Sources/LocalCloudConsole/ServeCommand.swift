@@ -13,7 +13,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints one line, `listening on http://HOST:PORT`, once connections are accepted. \
             SIGTERM or SIGINT stops it after in-flight requests finish (exit 0). \
-            The request log (method, path, status, milliseconds; never tokens) goes to stderr.
+            The request log (method, path, status, milliseconds; never tokens) goes to stderr. \
+            The web console is at /console on the same port (administrators: `localcloud admins add`); \
+            --no-console turns it off.
             """
     )
     @OptionGroup var global: GlobalOptions
@@ -42,6 +44,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("read-timeout"), help: "Seconds a connection may send nothing before it is closed.")
     var readTimeout = 30
 
+    @Flag(name: .customLong("no-console"), help: "Do not serve the web console at /console.")
+    var noConsole = false
+
     @Option(name: .customLong("bench-static-response"), help: ArgumentHelp("Benchmark only: serve this file's bytes from memory at POST /bench/static.", visibility: .hidden))
     var benchStaticResponse: String?
 
@@ -67,6 +72,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.maxAssetBytes = maxAssetBytes
         configuration.readTimeout = .seconds(readTimeout)
         configuration.tokenLifetime = .seconds(Self.seconds(tokenLifetime) ?? 14 * 86_400)
+        configuration.console = !noConsole
+        configuration.consoleContainer = session.containerIdentifier
         if let benchStaticResponse {
             configuration.benchStaticResponse = Array(try Data(contentsOf: URL(fileURLWithPath: benchStaticResponse)))
         }

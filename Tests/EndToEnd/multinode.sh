@@ -180,6 +180,19 @@ summary="$(python3 "$HERE/support/ckws_verify.py" --base "$LB" --container "$C" 
 [[ "$summary" == "acknowledged 800, on the server 800, missing 0, duplicated 0, corrupt photos 0" ]] || fail "$summary"
 pass "8 writers × 100 adds over both nodes: $summary"
 
+# Issue 24: in this state (node 1 killed, the writers just finished) `foodpin list --json --limit
+# 100000` through nginx once printed `foodpin list: ` and nothing else. It must list, or say why.
+list_status=0
+"${as_alice[@]}" "$E2E_BIN" list --json --limit 100000 </dev/null >"$TMP/list.json" 2>"$TMP/list.err" || list_status=$?
+if [ "$list_status" != 0 ]; then
+  line="$(head -1 "$TMP/list.err")"
+  [ -n "$(tr -d '[:space:]' <<<"${line#foodpin list:}")" ] || fail "foodpin list printed an empty error: '$line'"
+  fail "foodpin list --json --limit 100000 through nginx failed: $line"
+fi
+listed="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$TMP/list.json")"
+[ "$listed" -ge 800 ] || fail "foodpin list through nginx listed $listed restaurants, expected at least 800"
+pass "foodpin list --json --limit 100000 through nginx, right after the writers: $listed restaurants"
+
 # PostgreSQL goes away under load and comes back.
 python3 "$HERE/support/restart_load.py" --bases "$NODE1,$NODE2" --container "$C" --api-token "$API" --user-token "$BOB" \
   --threads 8 --status "$TMP/load.json" --stop "$TMP/load.stop" --out "$TMP/restart-acked.txt" \

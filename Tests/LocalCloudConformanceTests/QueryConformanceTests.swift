@@ -162,4 +162,95 @@ import LocalCloud
             #expect(tooMany?.code == .limitExceeded)
         }
     }
+
+    /// Restaurants for search as you type: Latin with accents, a CJK name, and near misses.
+    private func seedTypedSearch(_ db: Database) async throws {
+        let records = [
+            restaurant("Café Déjà Vu", type: "Bistro", recordName: "cafe"),
+            restaurant("Ramen Tokyo", type: "Ramen", recordName: "tokyo"),
+            restaurant("Cabbage Patch", type: "Vegan", recordName: "cabbage"),
+            restaurant("一蘭拉麵", type: "Ramen", recordName: "ichiran"),
+            restaurant("ラーメン凪 Nagi", type: "Izakaya", recordName: "nagi"),
+        ]
+        let (saves, _) = try await db.modifyRecords(saving: records, deleting: [])
+        for (_, result) in saves { _ = try result.get() }
+    }
+
+    private func names(_ db: Database, _ predicate: LocalCloud.Predicate) async throws -> Set<String> {
+        let query = Query(recordType: "Restaurant", predicate: predicate)
+        query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+        return Set(try await db.records(matching: query).matchResults.map { $0.0.recordName })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func typedSearchNarrowsWithEveryLetter(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            try await seedTypedSearch(db)
+            let expected: [(String, Set<String>)] = [
+                ("c", ["cafe", "cabbage"]), ("ca", ["cafe", "cabbage"]), ("caf", ["cafe"]), ("cafe", ["cafe"]),
+                ("CAFÉ", ["cafe"]), ("cafe de", ["cafe"]), ("cafe deja v", ["cafe"]), ("bistro caf", ["cafe"]),
+                ("tok", ["tokyo"]), ("ram", ["tokyo", "ichiran"]), ("ramen to", ["tokyo"]),
+                // A space finishes the word: it then matches only whole words, as `self CONTAINS` does.
+                ("caf ", []), ("cafe ", ["cafe"]), ("x", []), ("cafe tok", []),
+                // Punctuation is not searched for, and quotes stay data.
+                ("\"caf", ["cafe"]), ("caf\" OR x", []),
+            ]
+            for (text, names) in expected {
+                #expect(try await self.names(db, LocalCloud.Predicate.textSearch(asTyped: text)) == names, "\(text)")
+            }
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func typedSearchFindsCJKBySubstring(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            try await seedTypedSearch(db)
+            let expected: [(String, Set<String>)] = [
+                ("拉麵", ["ichiran"]), ("一蘭", ["ichiran"]), ("蘭拉", ["ichiran"]), ("麵", ["ichiran"]),
+                ("一蘭拉麵", ["ichiran"]), ("拉一", []), ("拉麵 ram", ["ichiran"]), ("ramen 一", ["ichiran"]),
+                ("ラーメン", ["nagi"]), ("メン凪", ["nagi"]), ("凪 nag", ["nagi"]), ("凪nagi", ["nagi"]), ("凪 tokyo", []),
+            ]
+            for (text, names) in expected {
+                #expect(try await self.names(db, LocalCloud.Predicate.textSearch(asTyped: text)) == names, "\(text)")
+            }
+            // Written as a format string, the same search.
+            #expect(try await names(db, LocalCloud.Predicate(format: "self CONTAINS_AS_TYPED %@", "蘭拉")) == ["ichiran"])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func selfContainsKeepsItsMeaning(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            try await seedTypedSearch(db)
+            // Whole tokens only, CJK runs included: the extension changes none of CloudKit's comparators.
+            let expected: [(String, Set<String>)] = [
+                ("caf", []), ("cafe", ["cafe"]), ("拉麵", []), ("麵", []), ("一蘭拉麵", ["ichiran"]), ("ramen", ["tokyo", "ichiran"]),
+            ]
+            for (text, names) in expected {
+                #expect(try await self.names(db, LocalCloud.Predicate.textSearch(text)) == names, "\(text)")
+            }
+            #expect(try await names(db, LocalCloud.Predicate.textSearch(anyOf: "麵 caf")) == [])
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func typedSearchPagesThroughEveryMatchOnce(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let db = try await store.container(user: "alice").publicCloudDatabase
+            try await seed(db, count: 45)
+            let query = Query(recordType: "Restaurant", predicate: .textSearch(asTyped: "r0"))
+            query.sortDescriptors = [SortDescriptor(key: "name", ascending: true)]
+            var names: [String] = []
+            var page = try await db.records(matching: query, resultsLimit: 10)
+            while true {
+                names += try page.matchResults.map { try $0.1.get()["name"] as? String ?? "" }
+                guard let cursor = page.queryCursor else { break }
+                page = try await db.records(continuingMatchFrom: cursor, resultsLimit: 10)
+            }
+            #expect(names == (0..<45).map { String(format: "R%03d", $0) })
+        }
+    }
 }

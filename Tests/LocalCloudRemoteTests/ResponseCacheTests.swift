@@ -81,4 +81,50 @@ struct ResponseCacheTests {
         #expect(offline.serverIsReachable == true)
         await restarted.stop()
     }
+
+    @Test func searchAsYouTypeAnswersFromTheCachedPagesWhileTheServerIsAway() async throws {
+        let (server, client, configuration) = try await Self.aliceOnAServer()
+        defer { server.removeData(); try? FileManager.default.removeItem(at: client) }
+        let online = Container(configuration: configuration)
+        let saved: [(String, String, String)] = [
+            ("cafe", "Café Déjà Vu", "Bistro"), ("tokyo", "Ramen Tokyo", "Ramen"),
+            ("cabbage", "Cabbage Patch", "Vegan"), ("ichiran", "一蘭拉麵", "Ramen"),
+        ]
+        for (recordName, name, type) in saved {
+            let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: recordName))
+            record["name"] = name
+            record["type"] = type
+            _ = try await online.publicCloudDatabase.save(record)
+        }
+        func search(_ container: Container, _ text: String) async throws -> [String] {
+            let query = Query(recordType: "Restaurant", predicate: .textSearch(asTyped: text))
+            query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+            return try await container.publicCloudDatabase.records(matching: query).matchResults.map(\.0.recordName)
+        }
+        let texts = ["c", "caf", "cafe de", "caf ", "ram", "拉麵", "一蘭", "ramen 拉", "tok", "x"]
+        var answers: [String: [String]] = [:]
+        for text in texts { answers[text] = try await search(online, text) }
+        #expect(answers["caf"] == ["cafe"])
+        #expect(answers["ram"] == ["ichiran", "tokyo"])
+        // The full list read once: what the cache searches later.
+        let list = Query(recordType: "Restaurant", predicate: Predicate(value: true))
+        list.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
+        _ = try await online.publicCloudDatabase.records(matching: list)
+        await server.stop()
+
+        let offline = Container(configuration: configuration)
+        for text in texts {
+            #expect(try await search(offline, text) == answers[text], "\(text)")
+        }
+        #expect(try await search(offline, "cabbage pa") == ["cabbage"])
+        // A restaurant saved while away waits in the outbox, and is found too.
+        let pending = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "kissa"))
+        pending["name"] = "Café Kissa"
+        _ = try await offline.publicCloudDatabase.save(pending)
+        let withPending = try await search(offline, "caf")
+        #expect(withPending == ["kissa", "cafe"])
+        // Other queries the server never answered still fail with the network error.
+        let other = Query(recordType: "Restaurant", predicate: .textSearch("cafe"))
+        await #expect(throws: CloudError.self) { try await offline.publicCloudDatabase.records(matching: other) }
+    }
 }

@@ -51,7 +51,7 @@ struct SignatureTests {
         defer { Task { await server.stop() } }
         let signer = try await registered(server)
         #expect(signer.keyID.utf8.count == 64)
-        #expect(signer.keyID == SHA256.hash(data: signer.key.publicKey.derRepresentation).map { String(format: "%02x", $0) }.joined())
+        #expect(signer.keyID == Hex.encode(SHA256.hash(data: signer.key.publicKey.derRepresentation)))
         await #expect(throws: CloudError.self) {
             _ = try await server.identity.addServerKey(publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nnope\n-----END PUBLIC KEY-----",
                                                        container: server.container, environment: .development)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import Testing
@@ -22,18 +21,7 @@ import Testing
         #expect(try Data(contentsOf: url) == bytes)
         #expect(url.path.hasPrefix(cloud.directory.path))
         // Content-addressed: the file is named by its SHA-256.
-        #expect(url.lastPathComponent == SHA256.hash(data: bytes).hexDigits)
-    }
-
-    @Test func sha256MatchesKnownVectors() {
-        #expect(SHA256.hash(data: Data()).hexDigits == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(SHA256.hash(data: Data("abc".utf8)).hexDigits == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(SHA256.hash(data: Data("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)).hexDigits
-                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        // Fed in pieces that straddle the 64-byte block, as the asset store feeds 1 MiB chunks.
-        var hasher = SHA256()
-        for piece in ["abcdbcdecdefdefgefghfghighijhijkijklj", "klmklmnlmnomnopnopq"] { hasher.update(data: Data(piece.utf8)) }
-        #expect(hasher.finalize().hexDigits == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(url.lastPathComponent == SHA256Hasher.hexDigest(of: bytes))
     }
 
     /// A sample photo keeps the name the hand-written SHA-256 gave it (and `sha256sum` agrees),

@@ -64,6 +64,8 @@ struct PredicateBuilderTests {
             (Predicate.Field.creationDate.distance(from: here) < 1, "creationDate"),
             (Predicate.field("rating").between(true, false), "BETWEEN"),
             (Predicate.textSearch("  "), "self CONTAINS"),
+            (Predicate.textSearch(asTyped: " %@ "), "self CONTAINS_AS_TYPED needs at least one word"),
+            (!Predicate.textSearch(asTyped: "caf"), "NOT cannot negate a 'self CONTAINS'"),
             (!(Predicate.field("a") == 1 && Predicate.field("b") == 2), "NOT cannot negate an AND"),
             (!Predicate.textSearch("x"), "NOT cannot negate a 'self CONTAINS'"),
             (!Predicate.field("a").between(1, 2), "NOT cannot negate BETWEEN"),

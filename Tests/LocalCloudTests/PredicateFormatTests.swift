@@ -78,6 +78,8 @@ struct PredicateFormatTests {
             .comparison(.lastModifiedUserRecordID, .equal, .string("_u")),
             .comparison(.field("open"), .equal, .bool(false)),
             .textSearch("noodle soup"),
+            .textSearchAsTyped("cafe de"),
+            .textSearchAsTyped("拉麵 \"caf "),
             .distance(.field("loc"), Location(latitude: 0, longitude: 0), .greater, kilometres: 10),
         ]
         for node in nodes { try roundTrip(node) }

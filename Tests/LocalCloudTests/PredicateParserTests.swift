@@ -118,6 +118,8 @@ struct PredicateParserTests {
         ("NOT ANY tags BEGINSWITH 'x'", .not(.listMemberBeginsWith(field("tags"), "x"))),
         // Full-text search.
         ("self CONTAINS 'noodle soup'", .textSearch("noodle soup")),
+        ("self CONTAINS_AS_TYPED 'cafe de'", .textSearchAsTyped("cafe de")),
+        ("SELF contains_as_typed \"拉麵\" AND x == 1", .and([.textSearchAsTyped("拉麵"), .comparison(field("x"), .equal, .int64(1))])),
         ("SELF contains \"Café\"", .textSearch("Café")),
         ("self CONTAINS 'ramen' OR self CONTAINS 'udon'", .textSearchAny(["ramen", "udon"])),
         ("(self CONTAINS 'a' || SELF CONTAINS 'b') OR self CONTAINS 'c'", .textSearchAny(["a", "b", "c"])),
@@ -201,6 +203,9 @@ struct PredicateParserTests {
     /// Each format and a part of the message that must name what is wrong.
     static let rejected: [(String, String)] = [
         ("a == 1 OR b == 2", "OR"),
+        ("name CONTAINS_AS_TYPED 'x'", "self CONTAINS_AS_TYPED"),
+        ("self CONTAINS_AS_TYPED 'a' OR self CONTAINS 'b'", "OR"),
+        ("self CONTAINS_AS_TYPED 3", "needs a string"),
         ("a == 1 || b == 2", "||"),
         ("(a == 1) or (b == 2)", "or"),
         ("name ENDSWITH 'x'", "ENDSWITH"),

@@ -192,7 +192,8 @@ import Testing
 
     @Test func queryMigrationIsRegisteredLast() throws {
         let identifiers = SQLiteStore.migrator.migrations
-        #expect(identifiers.suffix(3) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16"])
+        #expect(identifiers.suffix(4) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16",
+                                          "v6: full-text segmented column and prefix index"])
         let indexes = try container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
         }

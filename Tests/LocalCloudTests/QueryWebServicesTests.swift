@@ -73,6 +73,10 @@ import Testing
         (#"{"comparator": "NEAR", "fieldName": "location", "fieldValue": {"value": {"latitude": 22.2830, "longitude": 114.1580}, "type": "LOCATION"}, "distance": 500}"#,
          ["Café Deadend", "Homei"]),
         (#"{"comparator": "CONTAINS_ALL_TOKENS", "fieldValue": {"value": "CAFE deadend"}}"#, ["Café Deadend"]),
+        // LocalCloud's search as you type: the last word a prefix, the others whole.
+        (#"{"comparator": "LOCALCLOUD_CONTAINS_AS_TYPED", "fieldValue": {"value": "caf", "type": "STRING"}}"#, ["Cafe Loisl", "Café Deadend", "Homei"]),
+        (#"{"comparator": "LOCALCLOUD_CONTAINS_AS_TYPED", "fieldValue": {"value": "cafe dea"}}"#, ["Café Deadend"]),
+        (#"{"comparator": "LOCALCLOUD_CONTAINS_AS_TYPED", "fieldValue": {"value": "caf "}}"#, []),
         (#"{"comparator": "CONTAINS_ANY_TOKENS", "fieldName": "name", "fieldValue": {"value": "oyster bakery", "type": "STRING"}}"#,
          ["Bourke Street Bakery", "Petite Oyster"]),
         (#"{"comparator": "IN", "fieldName": "type", "fieldValue": {"value": ["French", "Austrian"], "type": "STRING_LIST"}}"#, ["Cafe Loisl", "Petite Oyster"]),

@@ -12,6 +12,7 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
     let backend: any DiscoverBackend
     private let thumbnails: ThumbnailLoader<Image>?
     private let formServices: FormServices
+    private let linkOpener: LinkOpener
     /// Running tasks by token, so quitting can cancel them; each removes itself when done.
     private let tasks = Mutex<(next: Int, running: [Int: Task<Void, Never>])>((0, [:]))
     /// The one search in flight (waiting out its debounce or querying); a newer one cancels it.
@@ -20,10 +21,13 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
     /// - Parameters:
     ///   - thumbnails: `nil` under `--no-images`.
     ///   - formServices: the file system the form's image probe and Tab completion read.
-    package init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live) {
+    ///   - linkOpener: what `o` opens the map link with.
+    package init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live,
+                 linkOpener: LinkOpener = .unavailable) {
         self.backend = backend
         self.thumbnails = thumbnails
         self.formServices = formServices
+        self.linkOpener = linkOpener
     }
 
     package func perform(_ effect: Effect, sink: MessageSink<Msg>) {
@@ -103,6 +107,9 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
                 task?.cancel()
                 task = nil
             }
+        case .openLink(let link):
+            let opener = linkOpener
+            run { sink.post(.linkOpened(link, opened: opener.open(link.target))) }
         case .quit:
             cancelAll()
         }

@@ -26,11 +26,7 @@ extension CloudDiscoverBackend {
             throw DiscoverError(.saveFailed, RestaurantDraft.message(for: errors), field: first)
         }
         let record = Record(recordType: RestaurantRecord.recordType)
-        record[RestaurantRecord.name] = draft.name
-        record[RestaurantRecord.type] = draft.type
-        record[RestaurantRecord.location] = draft.location
-        record[RestaurantRecord.phone] = draft.phone
-        record[RestaurantRecord.description] = draft.description
+        draft.writeFields(to: record)
 
         var temporaryFile: URL?
         defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
@@ -88,11 +84,7 @@ extension CloudDiscoverBackend {
             throw DiscoverError(error, while: .saveFailed)
         }
         // Every field the list shows is written, so a queued edit shows whole while it waits.
-        record[RestaurantRecord.name] = draft.name
-        record[RestaurantRecord.type] = draft.type
-        record[RestaurantRecord.location] = draft.location
-        record[RestaurantRecord.phone] = draft.phone
-        record[RestaurantRecord.description] = draft.description
+        draft.writeFields(to: record)
 
         var temporaryFile: URL?
         defer { if let temporaryFile { try? FileManager.default.removeItem(at: temporaryFile) } }
@@ -158,5 +150,16 @@ extension CloudDiscoverBackend {
         } catch {
             throw DiscoverError(error, while: .deleteFailed)
         }
+    }
+}
+
+extension RestaurantDraft {
+    /// The draft's text fields onto `record`, for an add and an edit alike (the image is the caller's).
+    func writeFields(to record: Record) {
+        record[RestaurantRecord.name] = name
+        record[RestaurantRecord.type] = type
+        record[RestaurantRecord.location] = location
+        record[RestaurantRecord.phone] = phone
+        record[RestaurantRecord.description] = description
     }
 }

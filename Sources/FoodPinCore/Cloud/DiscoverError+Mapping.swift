@@ -21,14 +21,16 @@ extension DiscoverError {
         case let error as CloudError:
             switch error.code {
             case .permissionFailure:
-                let message = error.message.hasPrefix("Permission Failure") ? error.message : "Permission Failure: \(error.message)"
+                let message = error.message.hasPrefix("Permission Failure") ? error.message : "Permission Failure: \(error.readableMessage)"
                 self.init(.permissionDenied, message)
             case .notAuthenticated where error.cause is ServerRefusedCredentials:
                 self.init(.signedOut, "Signed out: run foodpin login")
             case .notAuthenticated:
-                self.init(.permissionDenied, "Not signed in: \(error.message)")
+                self.init(.permissionDenied, "Not signed in: \(error.readableMessage)")
             case .networkUnavailable:
-                self.init(.offline, "")
+                // The server was never reached: the banner says only "offline", the message why (the CLI once printed nothing).
+                self.init(.offline, error.message)
+                isUnreachable = true
             case .networkFailure:
                 // Connected, then broken: a timeout, a refused certificate, a proxy's HTML. Say which.
                 self.init(.offline, error.message)
@@ -38,13 +40,17 @@ extension DiscoverError {
                 let theirs = error.serverRecord.map(RestaurantRecord.restaurant(from:))
                 let who = error.serverRecord?.lastModifiedUserRecordID.map { " by " + RestaurantRecord.userName(fromRecordName: $0.recordName) } ?? ""
                 self.init(.conflict, "Changed\(who) on another machine", serverVersion: theirs)
+            case .quotaExceeded where error.message.hasPrefix("The disk is full"),
+                 .limitExceeded where error.message.hasPrefix("The disk is full"):
+                // The local disk, or the server's (QUOTA_EXCEEDED comes back as limitExceeded): say it plainly.
+                self.init(code, error.message)
             case .limitExceeded where error.message.hasPrefix("Asset"), .assetFileNotFound:
                 self.init(code, error.message, field: .image)
             default:
-                self.init(code, "\(error.code.name): \(error.message)")
+                self.init(code, "\(error.code.name): \(error.readableMessage)")
             }
         default:
-            self.init(code, String(describing: error))
+            self.init(code, CloudError.readableMessage(for: error))
         }
     }
 }

@@ -7,6 +7,8 @@ package struct Grid: Hashable, Sendable {
     package private(set) var cells: [Cell]
     /// Pixel photos to place over the text frame, in drawing order (see ``ImagePlacement``).
     package var images: [ImagePlacement] = []
+    /// Cells that are hyperlinks, for the adapter to write as OSC 8 after the text frame.
+    package var links: [LinkSpan] = []
 
     package init(width: Int, height: Int) {
         self.width = max(0, width)

@@ -16,6 +16,9 @@ package struct AppConfig: Sendable {
     package var searchDebounce: Duration
     /// Where the data lives, for the status line: `local`, or the server's host.
     package var dataLocation = "local"
+    /// Phone numbers and locations in the detail view are hyperlinks (off with `--no-links`,
+    /// and on terminals known to print OSC 8 as text).
+    package var showsLinks = true
 
     package init(
         colorMode: ColorMode = .colors256, unicode: Bool = true, currentUser: String? = nil, pageSize: Int = 50,

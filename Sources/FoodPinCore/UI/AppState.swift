@@ -51,6 +51,8 @@ package struct AppState: Sendable {
     package internal(set) var thumbnails: [ThumbnailKey: ThumbnailOutcome] = [:]
     /// The first description line shown in the detail view.
     package internal(set) var detailScroll = 0
+    /// The detail view's note about its map link: opened, or the URL where nothing can open it.
+    package internal(set) var linkNotice: String?
     /// Extra text for the title bar under `--debug` (cache counters); set by the app.
     package var debugStatus: String?
     package internal(set) var shouldQuit = false

@@ -28,10 +28,13 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     package var field: RestaurantForm.Field?
     /// A ``Code/conflict``: the restaurant as the server has it now.
     package var serverVersion: Restaurant?
+    /// An `.offline` error where the server was never reached (the banner gives no reason then).
+    package var isUnreachable = false
 
+    /// A blank `message` is replaced by what `code` means: every error says what happened.
     package init(_ code: Code, _ message: String, field: RestaurantForm.Field? = nil, serverVersion: Restaurant? = nil) {
         self.code = code
-        self.message = message
+        self.message = message.allSatisfy(\.isWhitespace) ? code.meaning : message
         self.field = field
         self.serverVersion = serverVersion
     }
@@ -44,8 +47,25 @@ package struct DiscoverError: Error, Hashable, Sendable, CustomStringConvertible
     package func banner(couldNot action: String, cached: Int) -> String {
         switch code {
         case .signedOut: message
-        case .offline: "offline · \(cached) cached" + (message.isEmpty ? "" : " · \(message)")
+        case .offline: "offline · \(cached) cached" + (isUnreachable ? "" : " · \(message)")
         default: "Couldn't \(action): \(message)"
+        }
+    }
+}
+
+extension DiscoverError.Code {
+    /// What a failure with this code means, for an error that came without a message.
+    package var meaning: String {
+        switch self {
+        case .loadFailed: "Couldn't load restaurants (no details were given)"
+        case .saveFailed: "Couldn't save the restaurant (no details were given)"
+        case .deleteFailed: "Couldn't delete the restaurant (no details were given)"
+        case .permissionDenied: "Permission denied (no details were given)"
+        case .invalidImage: "The image could not be read (no details were given)"
+        case .notFound: "Not found (no details were given)"
+        case .signedOut: "Signed out: run foodpin login"
+        case .offline: "The server cannot be reached (no details were given)"
+        default: "\(rawValue) (no details were given)"
         }
     }
 }

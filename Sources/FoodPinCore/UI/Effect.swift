@@ -36,5 +36,7 @@ package enum Effect: Hashable, Sendable {
     /// Start listening for other users' changes; post `.remoteChanges` as they come.
     case subscribeToChanges
     /// The app is exiting: cancel background work.
+    /// `o` in the detail view: open the map link outside the terminal.
+    case openLink(Hyperlink)
     case quit
 }

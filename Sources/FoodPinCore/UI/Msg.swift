@@ -28,6 +28,8 @@ package enum Msg: Sendable {
     /// Whether the server answers: `false` when it went away (the push stream dropped and a probe
     /// failed), `true` when it is back. Sent by a remote container only.
     case reachabilityChanged(Bool)
+    /// A link was handed to a program (`opened`), or there is none to open it.
+    case linkOpened(Hyperlink, opened: Bool)
 
     /// Which query a page answers.
     package enum PageRequest: Hashable, Sendable {

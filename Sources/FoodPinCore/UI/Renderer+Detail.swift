@@ -8,7 +8,7 @@ extension Renderer {
         let name = TextSanitizer.line(restaurant.name)
         renderTitle("FoodPin · " + name)
         renderStatusLine()
-        renderHelpBar([("Esc", "back"), ("j/k", "scroll"), ("d", "delete"), ("e", "edit"), ("r", "refresh"), ("?", "help")])
+        renderHelpBar([("Esc", "back"), ("j/k", "scroll"), ("o", "map"), ("d", "delete"), ("e", "edit"), ("r", "refresh"), ("?", "help")])
 
         let size = state.detailImageSize
         let top = Layout.listTop
@@ -21,17 +21,35 @@ extension Renderer {
             ("Type", restaurant.type), ("Location", restaurant.location), ("Phone", restaurant.phone),
             ("Added", "\(when) by \(restaurant.createdBy)"),
         ]
-        var lines: [(text: String, style: CellStyle)] = TextLayout.wrap([name], width: textWidth).map { ($0, theme.name) }
+        let links: [String: Hyperlink?] = state.config.showsLinks
+            ? ["Location": Hyperlink.map(restaurant.location), "Phone": Hyperlink.phone(restaurant.phone)] : [:]
+        var lines: [(text: String, style: CellStyle, link: Hyperlink?, skip: Int)] =
+            TextLayout.wrap([name], width: textWidth).map { ($0, theme.name, nil, 0) }
         for (label, value) in fields {
             let text = label + ": " + (value.isEmpty ? "—" : TextSanitizer.line(value))
-            lines += TextLayout.wrap([text], width: textWidth).map { ($0, theme.text) }
+            // The value's cells are the link: after the label on its first line, whole lines after.
+            let link = links[label] ?? nil
+            for (i, line) in TextLayout.wrap([text], width: textWidth).enumerated() {
+                let skip = i == 0 && link != nil ? min(DisplayWidth.of(label + ": "), DisplayWidth.of(line)) : 0
+                lines.append((line, theme.text, link, skip))
+            }
         }
-        lines.append(("", theme.text))
+        lines.append(("", theme.text, nil, 0))
         let description = Layout.detailDescriptionLines(restaurant, textWidth: textWidth)
-        let bottom = height - 1
+        // The link notice (a URL to copy where nothing opens it) across the whole width, above the keys.
+        let notice = state.linkNotice.map { Array(TextLayout.wrap([TextSanitizer.line($0)], width: max(1, width - 2)).prefix(4)) } ?? []
+        let bottom = height - 1 - notice.count
         var y = textY
         for line in lines where y < bottom {
-            grid.put(line.text, x: textX, y: y, style: line.style)
+            if let link = line.link {
+                let end = grid.put(line.text, x: textX, y: y, style: line.style)
+                let start = textX + line.skip
+                // Underlined where the terminal shows links, so they look like links.
+                for column in start..<end { grid[column, y].style.attributes.insert(.underline) }
+                if end > start { grid.links.append(LinkSpan(x: start, y: y, width: end - start, link: link)) }
+            } else {
+                grid.put(line.text, x: textX, y: y, style: line.style)
+            }
             y += 1
         }
         let room = bottom - y
@@ -39,6 +57,10 @@ extension Renderer {
         for line in description.dropFirst(start).prefix(max(0, room)) {
             grid.put(line, x: textX, y: y, style: theme.text)
             y += 1
+        }
+        for (i, line) in notice.enumerated() {
+            grid.fill(x: 0, y: bottom + i, width: width, height: 1)
+            grid.put(line, x: 1, y: bottom + i, style: theme.dim)
         }
     }
 }

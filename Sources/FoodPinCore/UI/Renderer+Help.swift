@@ -12,6 +12,7 @@ extension Renderer {
         ("a", "add a restaurant"),
         ("e", "edit your restaurant"),
         ("d", "delete your restaurant"),
+        ("o", "open the location's map (detail)"),
         ("?", "this help"),
     ]
 

@@ -3,18 +3,7 @@ extension AppState {
     /// Opens the form on the restaurant shown (the selected row, or the detail view's), if the
     /// user may edit it: only its creator may, as the access rules say; others get one line.
     mutating func startEditing() -> [Effect] {
-        let target: Restaurant?
-        switch screen {
-        case .detail(let id): target = list.restaurant(withID: id)
-        default: target = list.selected
-        }
-        guard let target else { return [] }
-        if let user = config.currentUser, target.createdBy != user {
-            errorBanner = ErrorBanner(
-                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can edit it",
-                retry: nil)
-            return []
-        }
+        guard let target = ownRestaurantShown(toDo: "edit") else { return [] }
         if target.isWaiting || target.uploadFailure != nil {
             // Its change tag is not the server's yet: an edit now would conflict with itself.
             errorBanner = ErrorBanner(message: "“\(target.name)” has not reached the server yet; edit it once it has", retry: nil)

@@ -69,6 +69,10 @@ extension AppState {
             updateSavedList { $0.cancelRemoval(id: id) }
             errorBanner = ErrorBanner(message: error.banner(couldNot: "delete “\(name)”", cached: cachedCount), retry: nil)
             effects = []
+        case .linkOpened(let link, let opened):
+            guard case .detail = screen else { effects = []; break }
+            linkNotice = opened ? "Opening the map…" : "Map: " + link.target
+            effects = []
         case .remoteChanges(let changes):
             noteRemoteChanges(changes)
             effects = []
@@ -154,7 +158,13 @@ extension AppState {
     }
 
     private mutating func handleDetailKey(_ key: Key) -> [Effect] {
+        linkNotice = nil
         switch key {
+        case .character("o"):
+            // The map of the location, opened outside the terminal (or its URL shown).
+            guard case .detail(let id) = screen, let location = list.restaurant(withID: id)?.location,
+                  let link = Hyperlink.map(location) else { break }
+            return [.openLink(link)]
         case .escape, .character("q"), .backspace, .character("h"), .left:
             screen = .list
         case .character("j"), .down, .wheelDown:
@@ -318,19 +328,26 @@ extension AppState {
 
     // MARK: Deleting
 
-    private mutating func askToDelete() -> [Effect] {
+    /// The restaurant shown (the detail view's, or the selected row), when the user may change it:
+    /// only its creator may, as the access rules say; anyone else gets one line and `nil`.
+    mutating func ownRestaurantShown(toDo action: String) -> Restaurant? {
         let target: Restaurant?
         switch screen {
         case .detail(let id): target = list.restaurant(withID: id)
         default: target = list.selected
         }
-        guard let target else { return [] }
+        guard let target else { return nil }
         if let user = config.currentUser, target.createdBy != user {
             errorBanner = ErrorBanner(
-                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can delete it",
+                message: "Permission Failure: “\(target.name)” was added by \(target.createdBy); only they can \(action) it",
                 retry: nil)
-            return []
+            return nil
         }
+        return target
+    }
+
+    private mutating func askToDelete() -> [Effect] {
+        guard let target = ownRestaurantShown(toDo: "delete") else { return [] }
         deleteConfirmation = target.id
         return []
     }

@@ -61,7 +61,7 @@ struct AddCommand: ParsableCommand {
             print(saved.id)
         } catch {
             let failure = DiscoverError(error, while: .saveFailed)
-            printError("foodpin add: \(TextSanitizer.line(failure.message))")
+            printFailure("foodpin add", TextSanitizer.line(failure.message))
             throw ExitCode(failure.field != nil ? 2 : 1)
         }
     }

@@ -16,6 +16,9 @@ struct FoodpinCommand: ParsableCommand {
 
     @OptionGroup var options: GlobalOptions
 
+    @Flag(name: .customLong("no-links"), help: "Do not write phone numbers and locations as terminal hyperlinks (OSC 8).")
+    var noLinks = false
+
     mutating func run() throws {
         ensureKnownTerminal()
         let colorMode = resolveColorMode(options.color)
@@ -35,10 +38,11 @@ struct FoodpinCommand: ParsableCommand {
         let showsImages = imageMode != .none
         let thumbnails = showsImages
             ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
-        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails)
+        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails, linkOpener: .system())
         var config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)
+        config.showsLinks = !noLinks && terminalShowsLinks()
         config.dataLocation = session.container.configuration.serverURL.map { $0.host ?? $0.absoluteString } ?? "local"
         let container = session.container
         return DiscoverApp(config: config, handler: handler, clockOffset: { container.serverClockOffset },

@@ -37,7 +37,7 @@ struct ListCommand: ParsableCommand {
                 try await backend.restaurants(matching: search, limit: limit, includingImages: json)
             }
         } catch {
-            printError("foodpin list: \(DiscoverError(error, while: .loadFailed).message)")
+            printFailure("foodpin list", TextSanitizer.line(DiscoverError(error, while: .loadFailed).message))
             throw ExitCode(1)
         }
         if json {

@@ -77,7 +77,7 @@ struct LoginCommand: ParsableCommand {
     }
 
     private func fail(_ message: String, code: Int32) -> Never {
-        printError("foodpin login: \(TextSanitizer.line(message))")
+        printFailure("foodpin login", TextSanitizer.line(message))
         Foundation.exit(code)
     }
 }
@@ -122,7 +122,7 @@ struct LogoutCommand: ParsableCommand {
             let removed = try file.remove(server: url, container: container)
             printError(removed == 0 ? "not signed in" : "signed out")
         } catch let error as CloudError {
-            printError("foodpin logout: \(TextSanitizer.line(error.message))")
+            printFailure("foodpin logout", TextSanitizer.line(error.message))
             throw ExitCode(1)
         }
     }

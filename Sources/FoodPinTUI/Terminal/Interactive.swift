@@ -6,6 +6,7 @@ import Darwin
 import CNCurses
 import Foundation
 import FoodPinCore
+import LocalCloudCLI
 
 /// Runs `app` full-screen on this thread until it quits, and returns the exit code.
 ///
@@ -22,7 +23,7 @@ func runInteractive(app: some TerminalApp, colorMode: ColorMode, imageMode: Imag
     do {
         return try TerminalRuntime(app: app, colorMode: colorMode, imageMode: imageMode).run()
     } catch {
-        printError("foodpin: \(error.message)")
+        printFailure("foodpin", error.message)
         return 1
     }
 }
@@ -72,6 +73,11 @@ func localeIsUTF8() -> Bool {
 
 func currentEnvironment() -> [String: String] {
     ProcessInfo.processInfo.environment
+}
+
+/// A failure of `foodpin` or a subcommand, as one line on stderr that is never blank after the prefix.
+func printFailure(_ prefix: String, _ message: String) {
+    printError(FailureLine.text(prefix, message))
 }
 
 func printError(_ message: String) {

@@ -55,6 +55,7 @@ final class TerminalRuntime<App: TerminalApp> {
         let renderer = CursesRenderer(colorMode: screen.colorMode, hasDefaultColors: screen.hasDefaultColors)
         let painter = ImagePainter(mode: imageMode)
         defer { painter.clear() }
+        let links = LinkPainter(colorMode: screen.colorMode)
         var size = (width: screen.width, height: screen.height)
         var nextTick: ContinuousClock.Instant?
 
@@ -69,6 +70,7 @@ final class TerminalRuntime<App: TerminalApp> {
             size = now
             renderer.invalidate()
             painter.invalidate()
+            links.invalidate()
             _ = deliver(.resize(width: now.width, height: now.height))
         }
 
@@ -81,6 +83,7 @@ final class TerminalRuntime<App: TerminalApp> {
             let grid = app.view(width: size.width, height: size.height)
             renderer.draw(grid)
             painter.paint(grid, repaint: renderer.repaint(rows:))
+            links.paint(grid, repaint: renderer.repaint(rows:))
 
             if let interval = app.tickInterval {
                 if nextTick == nil { nextTick = clock.now.advanced(by: interval) }

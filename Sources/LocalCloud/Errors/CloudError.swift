@@ -51,25 +51,60 @@ public struct CloudError: Error, Sendable, CustomStringConvertible {
         public static let assetNotAvailable = Code(rawValue: 35)
         public static let accountTemporarilyUnavailable = Code(rawValue: 36)
 
+        /// The code's name as CKError spells it (`serverRecordChanged`), in one exhaustive place.
         public var name: String {
-            Self.names[rawValue] ?? "code\(rawValue)"
+            switch self {
+            case .internalError: "internalError"
+            case .partialFailure: "partialFailure"
+            case .networkUnavailable: "networkUnavailable"
+            case .networkFailure: "networkFailure"
+            case .badContainer: "badContainer"
+            case .serviceUnavailable: "serviceUnavailable"
+            case .requestRateLimited: "requestRateLimited"
+            case .missingEntitlement: "missingEntitlement"
+            case .notAuthenticated: "notAuthenticated"
+            case .permissionFailure: "permissionFailure"
+            case .unknownItem: "unknownItem"
+            case .invalidArguments: "invalidArguments"
+            case .resultsTruncated: "resultsTruncated"
+            case .serverRecordChanged: "serverRecordChanged"
+            case .serverRejectedRequest: "serverRejectedRequest"
+            case .assetFileNotFound: "assetFileNotFound"
+            case .assetFileModified: "assetFileModified"
+            case .incompatibleVersion: "incompatibleVersion"
+            case .constraintViolation: "constraintViolation"
+            case .operationCancelled: "operationCancelled"
+            case .changeTokenExpired: "changeTokenExpired"
+            case .batchRequestFailed: "batchRequestFailed"
+            case .zoneBusy: "zoneBusy"
+            case .badDatabase: "badDatabase"
+            case .quotaExceeded: "quotaExceeded"
+            case .zoneNotFound: "zoneNotFound"
+            case .limitExceeded: "limitExceeded"
+            case .userDeletedZone: "userDeletedZone"
+            case .tooManyParticipants: "tooManyParticipants"
+            case .alreadyShared: "alreadyShared"
+            case .referenceViolation: "referenceViolation"
+            case .managedAccountRestricted: "managedAccountRestricted"
+            case .participantMayNeedVerification: "participantMayNeedVerification"
+            case .serverResponseLost: "serverResponseLost"
+            case .assetNotAvailable: "assetNotAvailable"
+            case .accountTemporarilyUnavailable: "accountTemporarilyUnavailable"
+            default: "code\(rawValue)"
+            }
         }
 
         public var description: String { "\(name) (\(rawValue))" }
 
-        private static let names: [Int: String] = [
-            1: "internalError", 2: "partialFailure", 3: "networkUnavailable", 4: "networkFailure",
-            5: "badContainer", 6: "serviceUnavailable", 7: "requestRateLimited", 8: "missingEntitlement",
-            9: "notAuthenticated", 10: "permissionFailure", 11: "unknownItem", 12: "invalidArguments",
-            13: "resultsTruncated", 14: "serverRecordChanged", 15: "serverRejectedRequest",
-            16: "assetFileNotFound", 17: "assetFileModified", 18: "incompatibleVersion",
-            19: "constraintViolation", 20: "operationCancelled", 21: "changeTokenExpired",
-            22: "batchRequestFailed", 23: "zoneBusy", 24: "badDatabase", 25: "quotaExceeded",
-            26: "zoneNotFound", 27: "limitExceeded", 28: "userDeletedZone", 29: "tooManyParticipants",
-            30: "alreadyShared", 31: "referenceViolation", 32: "managedAccountRestricted",
-            33: "participantMayNeedVerification", 34: "serverResponseLost", 35: "assetNotAvailable",
-            36: "accountTemporarilyUnavailable",
-        ]
+        /// Matches a `CloudError` with this code, so callers catch by code as GRDB's do:
+        ///
+        /// ```swift
+        /// do { try await db.save(record) }
+        /// catch CloudError.Code.serverRecordChanged { … }
+        /// ```
+        public static func ~= (code: Code, error: any Error) -> Bool {
+            (error as? CloudError)?.code == code
+        }
     }
 
     public var code: Code

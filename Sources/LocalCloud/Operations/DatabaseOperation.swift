@@ -44,6 +44,8 @@ public class DatabaseOperation: Operation, @unchecked Sendable {
                 try execute(in: database)
             } catch let error as CloudError {
                 finish(with: error)
+            } catch where CloudError.isOutOfSpace(error) {
+                finish(with: CloudError.diskFull(writing: "the local store", cause: error))
             } catch {
                 finish(with: CloudError(.internalError, "\(error)", cause: error))
             }

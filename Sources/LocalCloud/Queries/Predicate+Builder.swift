@@ -144,6 +144,21 @@ extension Predicate {
         Predicate(building: { try PredicateRules.textSearch(anyWordOf: .string(text)) })
     }
 
+    /// Search as you type (a LocalCloud extension, `self CONTAINS_AS_TYPED`): every word of
+    /// `text` appears in the record's searchable string fields, ignoring case and diacritics, and
+    /// the last word, unless a space or punctuation ends the text, may be the start of a word.
+    /// Chinese, Japanese and Korean text matches by substring.
+    ///
+    /// ```swift
+    /// Predicate.textSearch(asTyped: "caf")        // finds "Café Déjà Vu"
+    /// Predicate.textSearch(asTyped: "cafe de")    // finds it too
+    /// Predicate.textSearch(asTyped: "拉麵")        // finds "一蘭拉麵"
+    /// ```
+    /// A server answers it with the `LOCALCLOUD_CONTAINS_AS_TYPED` comparator, which CloudKit does not have.
+    public static func textSearch(asTyped text: String) -> Predicate {
+        Predicate(building: { try PredicateRules.textSearch(asTyped: .string(text)) })
+    }
+
     /// All of `predicates` (CloudKit has no OR); an empty list matches everything.
     public static func and(_ predicates: [Predicate]) -> Predicate {
         Predicate(building: { PredicateRules.and(try predicates.map { try $0.validatedNode() }) })

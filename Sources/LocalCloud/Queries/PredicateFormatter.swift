@@ -26,6 +26,7 @@ enum PredicateFormatter {
         case let .listMemberBeginsWith(key, prefix): "ANY \(format(key)) BEGINSWITH \(quote(prefix))"
         case .textSearch(let text): "SELF CONTAINS \(quote(text))"
         case .textSearchAny(let texts): texts.map { "SELF CONTAINS \(quote($0))" }.joined(separator: " OR ")
+        case .textSearchAsTyped(let text): "SELF CONTAINS_AS_TYPED \(quote(text))"
         case let .distance(key, location, op, kilometres):
             "distanceToLocation:fromLocation:(\(format(key)), \(format(.location(location)))) \(op.rawValue) \(kilometres.description)"
         }

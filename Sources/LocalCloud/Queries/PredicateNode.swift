@@ -29,6 +29,10 @@ package indirect enum PredicateNode: Sendable, Equatable {
     /// `self CONTAINS 'a' OR self CONTAINS 'b'`: at least one of the words appears (two or more,
     /// each a single word as written). The only OR CloudKit's token search has.
     case textSearchAny([String])
+    /// `self CONTAINS_AS_TYPED 'text'` (a LocalCloud extension): search as you type. Finished
+    /// words match whole tokens, the word being typed the start of one, CJK runs any part of
+    /// the text (``TypedSearchTerms``).
+    case textSearchAsTyped(String)
     /// `distanceToLocation:fromLocation:(key, location) < kilometres` (or `<=`, `>`, `>=`).
     case distance(PredicateKey, Location, ComparisonOperator, kilometres: Double)
 }

@@ -170,6 +170,8 @@ struct PredicateParser {
     private enum Operator {
         case compare(ComparisonOperator)
         case between, beginsWith, `in`, contains
+        /// `self CONTAINS_AS_TYPED`: LocalCloud's search as you type, not CloudKit's.
+        case containsAsTyped
     }
 
     private mutating func parseComparison() throws -> PredicateNode {
@@ -233,6 +235,10 @@ struct PredicateParser {
             return try PredicateRules.listContains(key, value)
         case (.contains, .selfObject, .value(let value)):
             return try PredicateRules.textSearch(value)
+        case (.containsAsTyped, .selfObject, .value(let value)):
+            return try PredicateRules.textSearch(asTyped: value)
+        case (.containsAsTyped, _, _):
+            throw PredicateRules.error("CONTAINS_AS_TYPED can only be used as 'self CONTAINS_AS_TYPED \"text\"' (\(where_))")
         case (.contains, .key(let key), .value(let value)):
             return try PredicateRules.listContains(key, value)
         case (_, .selfObject, _), (_, _, .selfObject):
@@ -262,6 +268,7 @@ struct PredicateParser {
             case "BEGINSWITH": op = .beginsWith
             case "IN": op = .in
             case "CONTAINS": op = .contains
+            case "CONTAINS_AS_TYPED": op = .containsAsTyped
             case "ENDSWITH", "LIKE", "MATCHES":
                 throw PredicateRules.error("\(token.text.uppercased()) is not supported (offset \(token.offset)); CloudKit allows ==, !=, <, <=, >, >=, BETWEEN, BEGINSWITH, IN and CONTAINS")
             case "OR":

@@ -355,6 +355,17 @@ package enum PredicateRules {
         return .textSearch(text)
     }
 
+    /// `self CONTAINS_AS_TYPED text`: search as you type (``TypedSearchTerms``).
+    static func textSearch(asTyped value: FieldValue) throws -> PredicateNode {
+        guard case .string(let text) = value else {
+            throw error("self CONTAINS_AS_TYPED needs a string, not \(describeType(value))")
+        }
+        guard !TypedSearchTerms(text).isEmpty else {
+            throw error("self CONTAINS_AS_TYPED needs at least one word to search for")
+        }
+        return .textSearchAsTyped(text)
+    }
+
     static func distance(_ key: PredicateKey, _ location: FieldValue, _ op: ComparisonOperator, _ kilometres: FieldValue) throws -> PredicateNode {
         guard case .field = key else {
             throw error("distanceToLocation:fromLocation: needs a location field, not \(name(of: key))")
@@ -387,7 +398,7 @@ package enum PredicateRules {
         case .falsePredicate: return .truePredicate
         case .and: throw error("NOT cannot negate an AND compound predicate")
         case .between: throw error("NOT cannot negate BETWEEN")
-        case .textSearch, .textSearchAny: throw error("NOT cannot negate a 'self CONTAINS' text search")
+        case .textSearch, .textSearchAny, .textSearchAsTyped: throw error("NOT cannot negate a 'self CONTAINS' text search")
         case .distance: throw error("NOT cannot negate distanceToLocation:fromLocation:")
         }
     }

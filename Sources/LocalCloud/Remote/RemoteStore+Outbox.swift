@@ -51,7 +51,12 @@ extension RemoteStore {
                 results.append(ModifyItemResult(recordID: id, outcome: .deleted))
             }
         }
-        try outbox.append(queued)
+        do {
+            try outbox.append(queued)
+        } catch where CloudError.isOutOfSpace(error) {
+            // Never a silent drop: the caller hears that nothing was queued, and why.
+            throw CloudError.diskFull(writing: "the outbox: the change was not queued and is not saved", cause: error)
+        }
         startUploading()
         return results
     }

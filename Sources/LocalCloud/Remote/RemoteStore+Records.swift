@@ -85,6 +85,9 @@ extension RemoteStore {
             answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
             try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
+            // A search as you type looks through every cached page (its own earlier answer among
+            // them) and the outbox, so restaurants saved while away are found too.
+            if let found = try searchCachedRecords(request, context: context) { return found }
             guard let cached = try cachedQueryPage(request, key: key) else { throw error }
             return cached
         }

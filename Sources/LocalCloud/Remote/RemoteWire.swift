@@ -107,6 +107,8 @@ enum RemoteWire {
             filters.append(filter("CONTAINS_ALL_TOKENS", nil, .object(["value": .string(text), "type": .string("STRING")])))
         case .textSearchAny(let words) where !negated:
             filters.append(filter("CONTAINS_ANY_TOKENS", nil, .object(["value": .string(words.joined(separator: " ")), "type": .string("STRING")])))
+        case .textSearchAsTyped(let text) where !negated:
+            filters.append(filter("LOCALCLOUD_CONTAINS_AS_TYPED", nil, .object(["value": .string(text), "type": .string("STRING")])))
         case .distance(let key, let location, let op, let kilometres) where !negated && (op == .less || op == .lessOrEqual):
             filters.append(filter("NEAR", key, FieldValue.location(location).webServicesJSON(assets: .none),
                                   extra: ["distance": .number(kilometres * 1000)]))

@@ -61,6 +61,31 @@ final class ResponseCache: Sendable {
         }
     }
 
+    /// Every record of `recordType` the cached pages of one database and user hold in `zone`,
+    /// each once (its newest copy), newest stored first: what a search the server never
+    /// answered is looked for in while the server is away.
+    func cachedPageRecords(recordType: String, zone: JSONValue, scope: Database.Scope, user: String?) throws -> [JSONValue] {
+        let zoneText = Self.text(zone)
+        return try queue.read { db in
+            var seen: Set<String> = []
+            var records: [JSONValue] = []
+            for row in try Row.fetchAll(db, sql: "SELECT key, value FROM entries ORDER BY rowid DESC") {
+                let keyText: String = row["key"]
+                guard let key = try? JSONValue.parse(Array(keyText.utf8)), key["kind"]?.stringValue == "page",
+                      key["scope"]?.int64Value == Int64(scope.rawValue), key["user"]?.stringValue == user,
+                      let entryZone = key.at("request", "zoneID"), Self.text(entryZone) == zoneText else { continue }
+                let valueText: String = row["value"]
+                guard let value = try? JSONValue.parse(Array(valueText.utf8)) else { continue }
+                for record in value["records"]?.arrayValue ?? [] where record["recordType"]?.stringValue == recordType {
+                    guard let name = record["recordName"]?.stringValue, record["recordChangeTag"] != nil,
+                          seen.insert(name).inserted else { continue }
+                    records.append(record)
+                }
+            }
+            return records
+        }
+    }
+
     // MARK: Catching up
 
     /// The server's sync token the entries of `scope` are current to, `nil` before the first one.

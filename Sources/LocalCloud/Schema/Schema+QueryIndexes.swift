@@ -33,7 +33,7 @@ extension Schema {
              .listContains(let key, _), .distance(let key, _, _, _), .listContainsAny(let key, _), .listContainsAll(let key, _),
              .listMemberBeginsWith(let key, _):
             try require(.queryable, key, in: type)
-        case .textSearch, .textSearchAny:
+        case .textSearch, .textSearchAny, .textSearchAsTyped:
             guard type.fields.contains(where: \.isSearchable) else {
                 throw CloudError(.invalidArguments,
                                  "Field 'self' is not marked searchable: no field of type '\(type.name)' is SEARCHABLE")

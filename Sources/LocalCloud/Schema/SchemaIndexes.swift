@@ -259,8 +259,8 @@ extension SchemaIndexes {
         }
         guard !parts.isEmpty else { return }
         try db.execute(sql: """
-            INSERT INTO records_fts (rowid, body)
-            SELECT id, body FROM (SELECT id, \(parts.joined(separator: " || char(10) || ")) AS body FROM records WHERE record_type = ?)
+            INSERT INTO records_fts (rowid, body, segmented)
+            SELECT id, body, localcloud_segmented(body) FROM (SELECT id, \(parts.joined(separator: " || char(10) || ")) AS body FROM records WHERE record_type = ?)
             WHERE trim(body, char(10)) <> ''
             """, arguments: [type.name])
     }

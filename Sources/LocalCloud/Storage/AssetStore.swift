@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -31,7 +30,7 @@ struct AssetStore: Sendable {
               let output = FileHandle(forWritingAtPath: temp.path) else {
             throw CloudError(.internalError, "Cannot write to the asset store at \(root.path)")
         }
-        var hasher = SHA256()
+        var hasher = SHA256Hasher()
         var size: Int64 = 0
         do {
             defer { try? output.close() }
@@ -42,16 +41,17 @@ struct AssetStore: Sendable {
                 if size > sizeLimit {
                     throw CloudError(.limitExceeded, "Asset \(source.lastPathComponent) exceeds the asset size limit of \(sizeLimit) bytes")
                 }
-                hasher.update(data: chunk)
+                hasher.update(chunk)
                 try output.write(contentsOf: chunk)
             }
             try output.synchronize()
         } catch {
             try? FileManager.default.removeItem(at: temp)
             if let cloud = error as? CloudError { throw cloud }
+            if CloudError.isOutOfSpace(error) { throw CloudError.diskFull(writing: "an asset (\(size) bytes copied)", cause: error) }
             throw CloudError(.internalError, "Cannot copy asset \(source.path): \(error)", cause: error)
         }
-        let digest = hasher.finalize().hexDigits
+        let digest = Hex.encode(hasher.finalize())
         let final = url(forDigest: digest)
         try createDirectory(final.deletingLastPathComponent())
         // Always rename, even over an identical file: the fresh modification time tells garbage

@@ -102,6 +102,7 @@ extension PredicateNode: Codable {
             self = .listMemberBeginsWith(try c.decode(PredicateKey.self, forKey: .key), try c.decode(String.self, forKey: .text))
         case "text": self = .textSearch(try c.decode(String.self, forKey: .text))
         case "textAny": self = .textSearchAny(try c.decode([String].self, forKey: .texts))
+        case "textTyped": self = .textSearchAsTyped(try c.decode(String.self, forKey: .text))
         case "distance":
             self = .distance(try c.decode(PredicateKey.self, forKey: .key), try c.decode(Location.self, forKey: .location),
                              try c.decode(ComparisonOperator.self, forKey: .cmp), kilometres: try c.decode(Double.self, forKey: .km))
@@ -161,6 +162,9 @@ extension PredicateNode: Codable {
         case .textSearchAny(let texts):
             try c.encode("textAny", forKey: .op)
             try c.encode(texts, forKey: .texts)
+        case .textSearchAsTyped(let text):
+            try c.encode("textTyped", forKey: .op)
+            try c.encode(text, forKey: .text)
         case let .distance(key, location, op, km):
             try c.encode("distance", forKey: .op)
             try c.encode(key, forKey: .key)

@@ -255,6 +255,9 @@ package struct SQLQueryPlan {
         case .textSearchAny(let texts):
             guard let match = ftsQuery(texts.flatMap(PredicateRules.words(in:)), separator: " OR ") else { return SQLFragment("0") }
             return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
+        case .textSearchAsTyped(let text):
+            guard let match = typedFTSQuery(text) else { return SQLFragment("0") }
+            return SQLFragment("r.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)", [match])
         case let .distance(key, location, op, kilometres):
             let (name, sqlOperator) = try PredicateRules.distanceComparison(key, op)
             let exact = distanceExpression(field: name, from: location) + SQLFragment(" \(sqlOperator) ?", [kilometres])
@@ -313,10 +316,31 @@ package struct SQLQueryPlan {
     }
 
     /// A text search as an FTS5 query: each word quoted, joined by `separator` (`" "` requires
-    /// every word, `" OR "` any of them); `nil` when there is no word.
+    /// every word, `" OR "` any of them); `nil` when there is no word. It reads the `body`
+    /// column, the text as written, where a CJK word is one token as CloudKit's search has it.
     static func ftsQuery(_ words: [Substring], separator: String) -> String? {
         guard !words.isEmpty else { return nil }
-        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: separator)
+        return "{body} : (" + words.map { ftsString($0) }.joined(separator: separator) + ")"
+    }
+
+    /// A search as you type as an FTS5 query over the `segmented` column (every CJK character a
+    /// token): finished words whole, the word being typed as a prefix (`"de" *`, served by the
+    /// table's prefix index), a CJK run as a phrase of its characters; `nil` when there is no word.
+    package static func typedFTSQuery(_ text: String) -> String? {
+        let terms = TypedSearchTerms(text).terms
+        guard !terms.isEmpty else { return nil }
+        return terms.map { term in
+            switch term {
+            case .word(let word): "segmented : " + ftsString(word[...])
+            case .prefix(let prefix): "segmented : " + ftsString(prefix[...]) + " *"
+            case .run(let characters): "segmented : " + ftsString(characters.joined(separator: " ")[...])
+            }
+        }.joined(separator: " AND ")
+    }
+
+    /// An FTS5 string: quoted, its quotes doubled, so it is only ever searched for.
+    static func ftsString(_ text: Substring) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// `expression` is a string starting with `prefix`. The range `[prefix, successor)` lets an
@@ -428,8 +452,7 @@ package struct SQLQueryPlan {
     /// Whether the request's full-text match names more than ``largeTextMatchThreshold`` rows,
     /// counted in the full-text index alone and only up to the threshold (so it costs little).
     static func textMatchIsLarge(_ request: QueryRequest, _ db: GRDB.Database) throws -> Bool {
-        guard !request.sort.isEmpty, let text = request.predicate.textSearchTexts.first,
-              let match = ftsQuery(PredicateRules.words(in: text), separator: " ") else {
+        guard !request.sort.isEmpty, let match = request.predicate.firstFTSMatch else {
             return false
         }
         let count = try Int.fetchOne(db, sql: """
@@ -440,22 +463,23 @@ package struct SQLQueryPlan {
 }
 
 extension PredicateNode {
-    /// The texts of its `self CONTAINS` conjuncts.
-    var textSearchTexts: [String] {
+    var hasTextSearch: Bool { firstFTSMatch != nil }
+
+    /// The FTS5 query of its first full-text conjunct (`self CONTAINS` or `CONTAINS_AS_TYPED`).
+    var firstFTSMatch: String? {
         switch self {
-        case .textSearch(let text): [text]
-        case .and(let nodes): nodes.flatMap(\.textSearchTexts)
-        default: []
+        case .textSearch(let text): SQLQueryPlan.ftsQuery(PredicateRules.words(in: text), separator: " ")
+        case .textSearchAsTyped(let text): SQLQueryPlan.typedFTSQuery(text)
+        case .and(let nodes): nodes.lazy.compactMap(\.firstFTSMatch).first
+        default: nil
         }
     }
-
-    var hasTextSearch: Bool { !textSearchTexts.isEmpty }
 
     /// Whether the predicate is, or is an AND with, a full-text match or `recordName IN {…}`:
     /// a short list of row IDs that every result must be in.
     var hasRowSetConjunct: Bool {
         switch self {
-        case .textSearch, .textSearchAny: true
+        case .textSearch, .textSearchAny, .textSearchAsTyped: true
         case .in(.recordName, let values): !values.isEmpty
         case .and(let nodes): nodes.contains { $0.hasRowSetConjunct }
         default: false

@@ -23,6 +23,25 @@ extension SQLiteStore {
         migrator.registerMigration("v5: full-text automerge 16") { db in
             try db.execute(sql: "INSERT INTO records_fts(records_fts, rank) VALUES ('automerge', 16)")
         }
+        // Search as you type (`CONTAINS_AS_TYPED`) reads a second column, the text with every CJK
+        // character a token of its own (``TypedSearchTerms/segmented(_:)``), so a run of them is
+        // found as a phrase anywhere; `body` keeps `self CONTAINS` as it was. The prefix index
+        // answers a word being typed (`"c" *`) from the index of its first letters rather than
+        // merging the entries of every word that starts with them.
+        migrator.registerMigration("v6: full-text segmented column and prefix index") { db in
+            try db.execute(sql: """
+                ALTER TABLE records_fts RENAME TO records_fts_v5;
+                CREATE VIRTUAL TABLE records_fts USING fts5 (body, segmented, tokenize = 'unicode61 remove_diacritics 2', prefix = '1 2 3');
+                INSERT INTO records_fts(records_fts, rank) VALUES ('automerge', 16);
+                """)
+            let rows = try Row.fetchCursor(db, sql: "SELECT rowid, body FROM records_fts_v5")
+            let insert = try db.makeStatement(sql: "INSERT INTO records_fts (rowid, body, segmented) VALUES (?, ?, ?)")
+            while let row = try rows.next() {
+                let body: String = row[1] ?? ""
+                try insert.execute(arguments: [row[0] as Int64, body, TypedSearchTerms.segmented(body)])
+            }
+            try db.execute(sql: "DROP TABLE records_fts_v5")
+        }
     }
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {

@@ -250,8 +250,9 @@ extension SQLiteStore {
             collect(value, searchable: searchable?.contains(key) ?? true)
         }
         if !text.isEmpty {
-            try db.cachedStatement(sql: "INSERT INTO records_fts (rowid, body) VALUES (?, ?)")
-                .execute(arguments: [rowID, text.joined(separator: "\n")])
+            let body = text.joined(separator: "\n")
+            try db.cachedStatement(sql: "INSERT INTO records_fts (rowid, body, segmented) VALUES (?, ?, ?)")
+                .execute(arguments: [rowID, body, TypedSearchTerms.segmented(body)])
         }
         for digest in digests {
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO record_assets (record_id, digest) VALUES (?, ?)")

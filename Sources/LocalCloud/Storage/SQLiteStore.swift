@@ -40,6 +40,7 @@ final class SQLiteStore: RecordStore {
             // they outgrow 2 MB and every save re-reads and re-parses pages.
             try db.execute(sql: "PRAGMA cache_size = -16384")
             db.add(function: Self.distanceFunction)
+            db.add(function: Self.segmentedFunction)
         }
         pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
         try FileLock.withExclusiveLock(fileURL.appendingPathExtension("migrate-lock")) {
@@ -150,6 +151,12 @@ final class SQLiteStore: RecordStore {
         return Location(latitude: lat1, longitude: lon1).distance(from: Location(latitude: lat2, longitude: lon2)) / 1000
     }
 
+    /// `localcloud_segmented(text)`: the text with every CJK character a token of its own, for
+    /// the full-text `segmented` column (``TypedSearchTerms/segmented(_:)``).
+    static let segmentedFunction = DatabaseFunction("localcloud_segmented", argumentCount: 1, pure: true) { values in
+        String.fromDatabaseValue(values[0]).map(TypedSearchTerms.segmented)
+    }
+
     // MARK: Transactions
 
     /// Runs `body` in an IMMEDIATE transaction, in its own savepoint; it returns whether to commit.
@@ -195,7 +202,7 @@ final class SQLiteStore: RecordStore {
             case .success(let value)?: return value
             case .failure(let error as CloudError)?: throw error
             case .failure(let error as DatabaseError)?:
-                throw CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
+                throw Self.cloudError(error)
             case .failure(let error)?: throw error
             case nil: throw CloudError(.internalError, "The write did not run")
             }
@@ -220,9 +227,15 @@ final class SQLiteStore: RecordStore {
             } catch let error as CloudError {
                 throw error
             } catch let error as DatabaseError {
-                throw CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
+                throw cloudError(error)
             }
         }
+    }
+
+    /// A SQLite error as LocalCloud reports it: a full disk says so (`quotaExceeded`), the rest are internal.
+    static func cloudError(_ error: DatabaseError) -> CloudError {
+        if CloudError.isOutOfSpace(error) { return CloudError.diskFull(writing: "the record store", cause: error) }
+        return CloudError(.internalError, "Database error: \(error.message ?? error.description)", cause: error)
     }
 
     // MARK: Rows

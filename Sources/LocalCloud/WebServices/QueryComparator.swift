@@ -26,6 +26,9 @@ enum QueryComparator: String, CaseIterable, Sendable {
     case notBeginsWith = "NOT_BEGINS_WITH"
     case listMemberBeginsWith = "LIST_MEMBER_BEGINS_WITH"
     case notListMemberBeginsWith = "NOT_LIST_MEMBER_BEGINS_WITH"
+    /// LocalCloud's search as you type (``Predicate/textSearch(asTyped:)``), not a CloudKit
+    /// comparator: the `LOCALCLOUD_` prefix keeps it apart from any CloudKit adds.
+    case containsAsTyped = "LOCALCLOUD_CONTAINS_AS_TYPED"
 
     /// What the comparator's `fieldValue` must be.
     enum Operand {
@@ -46,7 +49,7 @@ enum QueryComparator: String, CaseIterable, Sendable {
             .scalar
         case .in, .notIn, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll:
             .list
-        case .containsAllTokens, .containsAnyTokens, .beginsWith, .notBeginsWith, .listMemberBeginsWith, .notListMemberBeginsWith:
+        case .containsAllTokens, .containsAnyTokens, .containsAsTyped, .beginsWith, .notBeginsWith, .listMemberBeginsWith, .notListMemberBeginsWith:
             .text
         case .near:
             .location
@@ -54,7 +57,7 @@ enum QueryComparator: String, CaseIterable, Sendable {
     }
 
     /// Whether the comparator searches the record's tokens rather than one field.
-    var isTokenSearch: Bool { self == .containsAllTokens || self == .containsAnyTokens }
+    var isTokenSearch: Bool { self == .containsAllTokens || self == .containsAnyTokens || self == .containsAsTyped }
 
     /// The predicate node for `key` and a decoded operand, checked by ``PredicateRules``.
     ///
@@ -70,6 +73,7 @@ enum QueryComparator: String, CaseIterable, Sendable {
         case .near: try PredicateRules.distance(key, value, .lessOrEqual, .double(kilometres ?? 0))
         case .containsAllTokens: try PredicateRules.textSearch(value)
         case .containsAnyTokens: try PredicateRules.textSearch(anyWordOf: value)
+        case .containsAsTyped: try PredicateRules.textSearch(asTyped: value)
         case .in: try PredicateRules.in(key, value)
         case .notIn: try PredicateRules.not(PredicateRules.in(key, value))
         case .listContains: try PredicateRules.listContains(key, value)

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LocalCloud
 import PostgresNIO
@@ -29,7 +28,7 @@ extension PostgresStore: AssetStorage {
         guard let data = try? Data(contentsOf: url) else {
             throw CloudError(.assetFileNotFound, "Asset file not found: \(url.path)")
         }
-        return (SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined(), data)
+        return (SHA256Hasher.hexDigest(of: data), data)
     }
 
     /// Inserts assets the database lacks, row and chunks together, in the caller's transaction.

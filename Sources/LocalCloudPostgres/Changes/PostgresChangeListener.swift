@@ -162,14 +162,14 @@ package final class PostgresChangeListener: Sendable {
     private func run() async {
         var logger = Logger(label: "LocalCloud.postgres.listen")
         logger.logLevel = .critical
-        var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                             password: url.password, database: url.database, tls: .disable)
-        configuration.options.connectTimeout = connectTimeout.timeAmount
-        // So an operator can tell it apart in pg_stat_activity.
-        configuration.options.additionalStartupParameters = [("application_name", "localcloud listen")]
         var attempt = 0
         while !Task.isCancelled {
             do {
+                // Made on each attempt: unusable TLS settings (a CA file gone) fail it, and it backs off.
+                var configuration = try PostgresTLS.settings(for: url).connectionConfiguration(url)
+                configuration.options.connectTimeout = connectTimeout.timeAmount
+                // So an operator can tell it apart in pg_stat_activity.
+                configuration.options.additionalStartupParameters = [("application_name", "localcloud listen")]
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
                 attempt = 0
                 do {

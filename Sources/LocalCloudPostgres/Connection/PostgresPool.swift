@@ -15,6 +15,8 @@ import Synchronization
 package final class PostgresPool: Sendable {
     package let url: PostgresURL
     let client: PostgresClient
+    /// The URL's TLS settings, or why they cannot be used (a missing CA file): every call fails with it then.
+    let tls: Result<PostgresTLS, CloudError>
     let logger: Logger
     private let runTask: Mutex<Task<Void, Never>?>
     private let closeWatch = ConnectionCloseWatch()
@@ -25,8 +27,12 @@ package final class PostgresPool: Sendable {
     /// Connects lazily: the first query opens a connection; ``checkReachable()`` proves one can.
     package init(url: PostgresURL, maximumConnections: Int = 20) {
         self.url = url
+        let tls = Result { try PostgresTLS.settings(for: url) }.mapError { Self.cloudError($0) }
+        self.tls = tls
+        // With unusable TLS settings the client is never asked for a connection (see withConnection).
         var configuration = PostgresClient.Configuration(
-            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database, tls: .disable)
+            host: url.host, port: url.port, username: url.user, password: url.password, database: url.database,
+            tls: (try? tls.get())?.clientTLS ?? .disable)
         configuration.options.maximumConnections = maximumConnections
         configuration.options.connectTimeout = url.connectTimeout
         var logger = Logger(label: "LocalCloud.postgres")
@@ -100,6 +106,7 @@ package final class PostgresPool: Sendable {
     ///
     /// - Throws: `serviceUnavailable` when no connection came within the deadline.
     package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        _ = try tls.get()
         let lease = LeaseState()
         let timeout = url.connectTimeout
         return try await withThrowingTaskGroup(of: T?.self) { group in
@@ -179,10 +186,8 @@ package final class PostgresPool: Sendable {
     package func checkReachable() throws {
         let url = url
         let logger = logger
+        let configuration = try tls.get().connectionConfiguration(url)
         _ = try wait { _ in
-            var configuration = PostgresConnection.Configuration(host: url.host, port: url.port, username: url.user,
-                                                                 password: url.password, database: url.database, tls: .disable)
-            configuration.options.connectTimeout = url.connectTimeout.timeAmount
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try? await connection.close()
             return true
@@ -231,8 +236,14 @@ package final class PostgresPool: Sendable {
     /// The one-line reason a start-up connection failed, for the console.
     package static func startupMessage(_ error: any Error, url: PostgresURL) -> String {
         let cloud = cloudError(error)
+        if let reason = PostgresTLS.failureReason(error, url: url) {
+            return "Cannot connect to the database \(url): \(reason)"
+        }
         if let psql = cloud.cause as? PSQLError, let message = psql.serverInfo?[.message] {
-            return "Cannot use the database \(url): \(message)"
+            // A server that takes only TLS (hostssl in pg_hba.conf) names no encryption as the reason.
+            let hint = url.sslMode == .disable && message.hasSuffix("no encryption")
+                ? " (the server accepts only TLS connections: use sslmode=verify-full, verify-ca or require)" : ""
+            return "Cannot use the database \(url): \(message)\(hint)"
         }
         if let psql = (cloud.cause as? PSQLError) ?? (error as? PSQLError), psql.code == .connectionError {
             return "Cannot connect to the database \(url): \(socketReason(psql.underlying))"

@@ -41,6 +41,9 @@ package final class PostgresIdentityStore: IdentityStore {
                 PRIMARY KEY (container, id))
             """,
         ])
+        migrator.register(2, "disabled accounts", [
+            "ALTER TABLE \(s).accounts ADD COLUMN disabled boolean NOT NULL DEFAULT false",
+        ])
         return migrator
     }
 
@@ -121,26 +124,38 @@ package final class PostgresIdentityStore: IdentityStore {
     }
 
     package func user(named name: String, container: String) async throws -> UserAccount? {
-        var s = PostgresStatement("SELECT name, created, discoverable FROM \(Self.schema).accounts WHERE container = ")
+        var s = PostgresStatement("SELECT name, created, discoverable, disabled FROM \(Self.schema).accounts WHERE container = ")
         s.sql += "\(s.bind(container)) AND name = \(s.bind(name))"
         return try await rows(s).first.map(Self.account)
     }
 
     package func passwordHash(user name: String, container: String) async throws -> String? {
         var s = PostgresStatement("SELECT password_hash FROM \(Self.schema).accounts WHERE container = ")
-        s.sql += "\(s.bind(container)) AND name = \(s.bind(name))"
+        s.sql += "\(s.bind(container)) AND name = \(s.bind(name)) AND NOT disabled"
         return try await rows(s).first?.decode(String.self)
     }
 
+    package func updatePasswordHash(_ hash: String, user name: String, container: String) async throws -> Bool {
+        var s = PostgresStatement("UPDATE \(Self.schema).accounts SET password_hash = ")
+        s.sql += "\(s.bind(hash)) WHERE container = \(s.bind(container)) AND name = \(s.bind(name)) RETURNING 1"
+        return try await !rows(s).isEmpty
+    }
+
+    package func setDisabled(_ disabled: Bool, user name: String, container: String) async throws -> Bool {
+        var s = PostgresStatement("UPDATE \(Self.schema).accounts SET disabled = ")
+        s.sql += "\(s.bind(disabled)) WHERE container = \(s.bind(container)) AND name = \(s.bind(name)) RETURNING 1"
+        return try await !rows(s).isEmpty
+    }
+
     package func users(container: String) async throws -> [UserAccount] {
-        var s = PostgresStatement("SELECT name, created, discoverable FROM \(Self.schema).accounts WHERE container = ")
+        var s = PostgresStatement("SELECT name, created, discoverable, disabled FROM \(Self.schema).accounts WHERE container = ")
         s.sql += "\(s.bind(container)) ORDER BY name"
         return try await rows(s).map(Self.account)
     }
 
     private static func account(_ row: PostgresRow) throws -> UserAccount {
-        let (name, created, discoverable) = try row.decode((String, Double, Bool).self)
-        return UserAccount(name: name, created: Date(timeIntervalSince1970: created), discoverable: discoverable)
+        let (name, created, discoverable, disabled) = try row.decode((String, Double, Bool, Bool).self)
+        return UserAccount(name: name, created: Date(timeIntervalSince1970: created), discoverable: discoverable, disabled: disabled)
     }
 
     // MARK: Web auth tokens

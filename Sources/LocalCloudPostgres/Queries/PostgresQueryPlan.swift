@@ -192,6 +192,9 @@ struct PredicateCompiler {
         case .textSearchAny(let texts):
             guard let query = Self.tsquery(texts.flatMap(PredicateRules.words(in:)), separator: " | ") else { return "FALSE" }
             return "r.search @@ to_tsquery('\(schema).localcloud_search', \(statement.bind(query)))"
+        case .textSearchAsTyped(let text):
+            guard let query = Self.typedTSQuery(text) else { return "FALSE" }
+            return "r.search @@ to_tsquery('\(schema).localcloud_search', \(statement.bind(query)))"
         case let .distance(key, location, op, kilometres):
             let (name, sqlOperator) = try PredicateRules.distanceComparison(key, op)
             let exact = "\(distance(name, from: location, &statement)) \(sqlOperator) \(statement.bind(kilometres))::float8"
@@ -296,11 +299,31 @@ struct PredicateCompiler {
         return name
     }
 
-    /// Words as a tsquery: each a quoted lexeme, joined by `&` (all) or `|` (any); `nil` for none.
+    /// Words as a tsquery: each a quoted lexeme of the text as written (weight D, see
+    /// ``PostgresStore/searchVector(_:_:)``), joined by `&` (all) or `|` (any); `nil` for none.
     static func tsquery(_ words: [Substring], separator: String) -> String? {
         guard !words.isEmpty else { return nil }
-        return words.map { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'" }
-            .joined(separator: separator)
+        return words.map { lexeme($0) + ":D" }.joined(separator: separator)
+    }
+
+    /// A search as you type as a tsquery over the segmented lexemes (weight B): finished words
+    /// whole, the word being typed as a prefix (`'de':*B`), a CJK run as a phrase of its
+    /// characters (`'拉':B <-> '麵':B`), all required; `nil` when there is no word.
+    static func typedTSQuery(_ text: String) -> String? {
+        let terms = TypedSearchTerms(text).terms
+        guard !terms.isEmpty else { return nil }
+        return terms.map { term in
+            switch term {
+            case .word(let word): lexeme(word[...]) + ":B"
+            case .prefix(let prefix): lexeme(prefix[...]) + ":*B"
+            case .run(let characters): "(" + characters.map { lexeme($0[...]) + ":B" }.joined(separator: " <-> ") + ")"
+            }
+        }.joined(separator: " & ")
+    }
+
+    /// A quoted tsquery lexeme: quotes doubled and backslashes escaped, so it is only searched for.
+    private static func lexeme(_ word: Substring) -> String {
+        "'" + word.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'"
     }
 }
 

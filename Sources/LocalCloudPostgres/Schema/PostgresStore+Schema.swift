@@ -45,7 +45,7 @@ extension PostgresStore: SchemaStore {
     }
 
     /// Recomputes the full-text vectors of a type's records from its searchable fields.
-    private func rebuildSearch(type: String, schema next: Schema, connection: PostgresConnection, logger: Logger) async throws {
+    func rebuildSearch(type: String, schema next: Schema, connection: PostgresConnection, logger: Logger) async throws {
         let searchable = Set(next.recordTypes[type]?.fields.filter(\.isSearchable).map(\.name) ?? [])
         var select = PostgresStatement("SELECT id, fields::text FROM \(schema).records WHERE record_type = ")
         select.sql += select.bind(type)

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import LocalCloud
 import LocalCloudServer
 import PostgresNIO
 
@@ -46,6 +46,6 @@ final class PostgresWebcourierCursors: WebcourierCursorStore {
     }
 
     private static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hasher.hexDigest(of: token)
     }
 }

@@ -21,8 +21,10 @@ extension ServerState {
         let identity = PostgresIdentityStore(url: url)
         try await identity.prepare()
         _ = try await tables.readyPool()
+        let console = PostgresConsoleStore(url: url)
+        try await console.prepare()
         return ServerState(identity: identity, uploads: PostgresUploadGrants(tables: tables),
-                           push: { try await tables.pushTokens() })
+                           push: { try await tables.pushTokens() }, console: console)
     }
 }
 

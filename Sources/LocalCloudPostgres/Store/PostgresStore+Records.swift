@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LocalCloud
 import PostgresNIO
@@ -299,9 +298,16 @@ extension PostgresStore {
     }
 
     /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.
+    ///
+    /// Two sets of lexemes share the vector: the text as written (weight D, the default), which
+    /// `self CONTAINS` reads, and the text with every CJK character a word of its own (weight B,
+    /// ``TypedSearchTerms/segmented(_:)``), which search as you type reads, so a run of CJK
+    /// characters is found as a phrase anywhere. One GIN index serves both.
     func searchVector(_ text: String?, _ statement: inout PostgresStatement) -> String {
         guard let text else { return "NULL" }
-        return "to_tsvector('\(schema).localcloud_search', \(statement.bind(text)))"
+        let configuration = "'\(schema).localcloud_search'"
+        return "to_tsvector(\(configuration), \(statement.bind(text))) || "
+            + "setweight(to_tsvector(\(configuration), \(statement.bind(TypedSearchTerms.segmented(text)))), 'B')"
     }
 
     /// The text of the record's searchable string fields, `nil` when there is none.

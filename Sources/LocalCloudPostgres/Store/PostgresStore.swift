@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LocalCloud
 import PostgresNIO
@@ -101,6 +100,7 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX")
+        try store.addSegmentedSearchIfNeeded()
         return stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
@@ -113,8 +113,7 @@ package final class PostgresStore: Sendable {
     package static func schemaName(containerIdentifier: String, environment: Container.Environment) -> String {
         let readable = containerIdentifier.lowercased().unicodeScalars
             .map { ("a"..."z").contains($0) || ("0"..."9").contains($0) ? Character($0) : "_" }
-        let hash = SHA256.hash(data: Data("\(containerIdentifier)/\(environment.rawValue)".utf8))
-            .prefix(4).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.encode(SHA256Hasher.digest(of: Array("\(containerIdentifier)/\(environment.rawValue)".utf8)).prefix(4))
         return "lc_" + String(String(readable).prefix(36)) + "_" + environment.rawValue.prefix(4) + "_" + hash
     }
 

@@ -63,6 +63,30 @@ extension IdentityStore {
         return user
     }
 
+    /// Sets a new password and signs the account out everywhere (its web auth tokens are revoked).
+    ///
+    /// - Throws: `CloudError(.invalidArguments)` for a password bcrypt cannot take, `.unknownItem` for no such account.
+    package func resetPassword(user name: String, password: String, container: String,
+                               hasher: PasswordHasher = .standard, now: Date = Date()) async throws {
+        let hash = try await hasher.hash(password)
+        guard try await updatePasswordHash(hash, user: name, container: container) else {
+            throw CloudError(.unknownItem, "No user '\(name)'")
+        }
+        _ = try await revokeWebAuthTokens(user: name, container: container, at: now)
+    }
+
+    /// Disables an account (it cannot sign in, and its tokens are revoked) or enables it again.
+    ///
+    /// - Returns: how many web auth tokens were revoked.
+    /// - Throws: `CloudError(.unknownItem)` for no such account.
+    @discardableResult
+    package func setUserDisabled(_ disabled: Bool, user name: String, container: String, now: Date = Date()) async throws -> Int {
+        guard try await setDisabled(disabled, user: name, container: container) else {
+            throw CloudError(.unknownItem, "No user '\(name)'")
+        }
+        return disabled ? try await revokeWebAuthTokens(user: name, container: container, at: now) : 0
+    }
+
     /// Whether the account exists and `password` is its password; as slow for an unknown account.
     package func checkPassword(user name: String, password: String, container: String,
                                hasher: PasswordHasher = .standard) async throws -> Bool {
@@ -94,9 +118,10 @@ extension IdentityStore {
     /// - Throws: `CloudError(.unknownItem)` for no such account.
     package func issueWebAuthToken(user name: String, container: String, lifetime: Duration,
                                    now: Date = Date()) async throws -> String {
-        guard try await user(named: name, container: container) != nil else {
+        guard let account = try await user(named: name, container: container) else {
             throw CloudError(.unknownItem, "No user '\(name)'")
         }
+        guard !account.disabled else { throw CloudError(.permissionFailure, "User '\(name)' is disabled") }
         let token = Secret.webAuthToken()
         let seconds = Double(lifetime.components.seconds) + Double(lifetime.components.attoseconds) / 1e18
         try await insertWebAuthToken(WebAuthToken(digest: Secret.digest(token), user: name, created: now,
@@ -147,7 +172,7 @@ extension IdentityStore {
             throw CloudError(.invalidArguments, "Not a P-256 (prime256v1) public key in PEM: create one with "
                              + "`openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem` and `openssl ec -in eckey.pem -pubout`")
         }
-        let id = Secret.hex(Array(SHA256.hash(data: key.derRepresentation)))
+        let id = Hex.encode(SHA256Hasher.digest(of: key.derRepresentation))
         let serverKey = ServerKey(id: id, environment: environment, publicKeyPEM: key.pemRepresentation, name: name, created: now)
         try await insertServerKey(serverKey, container: container)
         return serverKey

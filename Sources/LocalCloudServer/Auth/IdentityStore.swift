@@ -31,8 +31,12 @@ package protocol IdentityStore: Sendable {
     /// - Throws: `CloudError(.constraintViolation)` when the name is taken.
     func insertUser(_ user: UserAccount, passwordHash: String, container: String) async throws
     func user(named name: String, container: String) async throws -> UserAccount?
-    /// The bcrypt hash of the account's password; `nil` for no such account.
+    /// The bcrypt hash of the account's password; `nil` for no such account, or a disabled one.
     func passwordHash(user name: String, container: String) async throws -> String?
+    /// Replaces the account's password hash; `false` when there is no such account.
+    func updatePasswordHash(_ hash: String, user name: String, container: String) async throws -> Bool
+    /// Disables or enables the account; `false` when there is no such account.
+    func setDisabled(_ disabled: Bool, user name: String, container: String) async throws -> Bool
     /// Every account of the container, by name.
     func users(container: String) async throws -> [UserAccount]
 

@@ -116,6 +116,9 @@ package final class SQLiteIdentityStore: IdentityStore {
                 );
                 """)
         }
+        migrator.registerMigration("v2: disabled accounts") { db in
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 
@@ -182,7 +185,21 @@ package final class SQLiteIdentityStore: IdentityStore {
 
     package func passwordHash(user name: String, container: String) async throws -> String? {
         try await read(container, empty: nil) { db in
-            try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE name = ?", arguments: [name])
+            try String.fetchOne(db, sql: "SELECT passwordHash FROM account WHERE name = ? AND disabled = 0", arguments: [name])
+        }
+    }
+
+    package func updatePasswordHash(_ hash: String, user name: String, container: String) async throws -> Bool {
+        try await write(container) { db in
+            try db.execute(sql: "UPDATE account SET passwordHash = ? WHERE name = ?", arguments: [hash, name])
+            return db.changesCount > 0
+        }
+    }
+
+    package func setDisabled(_ disabled: Bool, user name: String, container: String) async throws -> Bool {
+        try await write(container) { db in
+            try db.execute(sql: "UPDATE account SET disabled = ? WHERE name = ?", arguments: [disabled, name])
+            return db.changesCount > 0
         }
     }
 
@@ -193,7 +210,8 @@ package final class SQLiteIdentityStore: IdentityStore {
     }
 
     private static func account(_ row: Row) -> UserAccount {
-        UserAccount(name: row["name"], created: Date(timeIntervalSince1970: row["created"]), discoverable: row["discoverable"])
+        UserAccount(name: row["name"], created: Date(timeIntervalSince1970: row["created"]), discoverable: row["discoverable"],
+                    disabled: row["disabled"])
     }
 
     // MARK: Web auth tokens

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import LocalCloud
 
 /// New secrets and their digests: tokens come from the system CSPRNG and are stored only as SHA-256.
 ///
@@ -10,17 +10,17 @@ import Foundation
 package enum Secret {
     /// An API token: 32 random bytes as 64 lowercase hex digits, like CloudKit's.
     package static func apiToken() -> String {
-        hex(randomBytes(32))
+        Hex.encode(randomBytes(32))
     }
 
     /// A web auth token: 96 random bytes as unpadded URL-safe base64 (128 characters).
     package static func webAuthToken() -> String {
-        base64URL(randomBytes(96))
+        Base64URL.encode(randomBytes(96))
     }
 
     /// SHA-256 of the token's UTF-8 bytes, lowercase hex: the only form a token is stored in.
     package static func digest(_ token: String) -> String {
-        hex(Array(SHA256.hash(data: Array(token.utf8))))
+        SHA256Hasher.hexDigest(of: token)
     }
 
     /// Whether two digests are equal, in time that depends only on their lengths.
@@ -43,23 +43,5 @@ package enum Secret {
         // SystemRandomNumberGenerator reads the kernel CSPRNG (getrandom on Linux).
         var generator = SystemRandomNumberGenerator()
         return (0..<count).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
-    }
-
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            out.append(digits[Int(byte >> 4)])
-            out.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
     }
 }

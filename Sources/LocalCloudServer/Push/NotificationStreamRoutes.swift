@@ -111,6 +111,7 @@ extension CloudServer {
         let bytes = request.method == .get ? [] : try await collectBody(request, limit: configuration.maxJSONBytes)
         let credentials = authenticationRequest(request, containerIdentifier: containerIdentifier, environment: environment, body: bytes)
         let identity = try await authenticator.authenticate(credentials)
+        RequestNote.current?.setUser(identity.userName)
         guard let user = identity.userName else {
             throw ServerError(.authenticationRequired, "Notifications need a signed-in user: sign in and send ckWebAuthToken",
                               redirectURL: "\(Self.baseURL(request, scheme: configuration.scheme))/auth/1/\(containerIdentifier)/signin")

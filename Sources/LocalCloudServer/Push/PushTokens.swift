@@ -92,13 +92,13 @@ package final class PushTokens: Sendable {
         }
         let payload = JSONValue.object(json).bytes
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
-        return Self.base64URL(payload) + "." + Self.base64URL(Array(mac))
+        return Base64URL.encode(payload) + "." + Base64URL.encode(Array(mac))
     }
 
     /// - Throws: BAD_REQUEST for a token this server's key did not sign.
     func verify(_ token: String) throws -> Claims {
         let parts = token.split(separator: ".", omittingEmptySubsequences: false)
-        guard token.utf8.count < 2048, parts.count == 2, let payload = Self.unbase64URL(parts[0]), let mac = Self.unbase64URL(parts[1]),
+        guard token.utf8.count < 2048, parts.count == 2, let payload = Base64URL.decode(parts[0]).map(Array.init), let mac = Base64URL.decode(parts[1]).map(Array.init),
               HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: payload, using: key),
               let json = try? JSONValue.parse(payload),
               let container = json["c"]?.stringValue, let environment = json["e"]?.stringValue,
@@ -113,16 +113,5 @@ package final class PushTokens: Sendable {
         if session?.isEmpty == true { session = nil }
         return Claims(container: container, environment: environmentValue,
                       user: user, apnsEnvironment: apns, startSequence: json["s"]?.int64Value, session: session)
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
-    }
-
-    static func unbase64URL(_ text: Substring) -> [UInt8]? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.utf8.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64).map(Array.init)
     }
 }

@@ -1,6 +1,6 @@
-import Crypto
 import Foundation
 import GRDB
+import LocalCloud
 
 /// Where each push token's webcourier long-poll stopped, kept in `.push.sqlite` in the data
 /// directory, so a restarted server (or another one over the same directory) neither repeats nor
@@ -61,6 +61,6 @@ final class WebcourierCursors: WebcourierCursorStore {
     }
 
     private static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256Hasher.hexDigest(of: token)
     }
 }

@@ -75,7 +75,13 @@ extension CloudServer {
             guard written <= limit else {
                 throw ServerError(.quotaExceeded, "The asset is larger than \(limit) bytes")
             }
-            try handle.write(contentsOf: Data(buffer.readableBytesView))
+            do {
+                try handle.write(contentsOf: Data(buffer.readableBytesView))
+            } catch {
+                // A full disk is QUOTA_EXCEEDED with its reason, not a 500.
+                guard CloudError.isOutOfSpace(error) else { throw error }
+                throw ServerError(.quotaExceeded, "The disk is full: could not store the upload. Free some space and try again")
+            }
         }
     }
 

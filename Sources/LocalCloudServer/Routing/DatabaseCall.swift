@@ -20,20 +20,12 @@ struct DatabaseCall: Sendable {
 
     /// The request's `zoneID` (the default zone when absent).
     func zoneID() throws -> RecordZone.ID {
-        try RecordZone.ID.webServices(body["zoneID"])
+        try DatabaseCallBody(body).zoneID()
     }
 
     /// `desiredKeys`: absent or null means every field.
     func desiredKeys(_ json: JSONValue? = nil) throws -> [String]? {
-        switch json ?? body["desiredKeys"] {
-        case nil, .null?: return nil
-        case .array(let items)?:
-            return try items.map { item in
-                guard let key = item.stringValue else { throw ServerError(.badRequest, "desiredKeys must be an array of strings") }
-                return key
-            }
-        default: throw ServerError(.badRequest, "desiredKeys must be an array of strings")
-        }
+        try DatabaseCallBody(body).desiredKeys(json)
     }
 
     /// Writes and private data need a signed-in user (AUTHENTICATION_REQUIRED otherwise).
@@ -44,11 +36,7 @@ struct DatabaseCall: Sendable {
 
     /// An array the body must have under `key`.
     func array(_ key: String, max: Int? = nil) throws -> [JSONValue] {
-        guard let items = body[key]?.arrayValue else { throw ServerError(.badRequest, "'\(key)' must be an array") }
-        if let max, items.count > max {
-            throw ServerError(.quotaExceeded, "'\(key)' has \(items.count) items; at most \(max) per request")
-        }
-        return items
+        try DatabaseCallBody(body).array(key, max: max)
     }
 }
 
@@ -143,8 +131,10 @@ extension CloudServer {
 
     func authenticate(_ request: Request, containerIdentifier: String, environment: Container.Environment,
                       body: [UInt8]) async throws -> RequestIdentity {
-        try await authenticator.authenticate(authenticationRequest(request, containerIdentifier: containerIdentifier,
-                                                                   environment: environment, body: body))
+        let identity = try await authenticator.authenticate(authenticationRequest(request, containerIdentifier: containerIdentifier,
+                                                                                  environment: environment, body: body))
+        RequestNote.current?.setUser(identity.userName)
+        return identity
     }
 
     /// The credentials a request presents, as the authenticator reads them.

@@ -67,7 +67,7 @@ extension CloudServer {
                 throw ServerError(.badRequest, "operations[\(index)].operationType is missing")
             }
             guard let recordJSON = item["record"] else { throw ServerError(.badRequest, "operations[\(index)].record is missing") }
-            requested.append((type, try recordOperation(type, recordJSON, zone: zone, index: index, call: call)))
+            requested.append((type, try recordOperation(type, recordJSON, zone: zone, index: index, assets: call.assets)))
         }
         let atomic: Bool
         switch call.body["atomic"] {
@@ -91,15 +91,15 @@ extension CloudServer {
         })])
     }
 
-    private static func recordOperation(_ type: String, _ json: JSONValue, zone: RecordZone.ID, index: Int,
-                                        call: DatabaseCall) throws -> RecordOperation {
+    static func recordOperation(_ type: String, _ json: JSONValue, zone: RecordZone.ID, index: Int,
+                                assets: AssetWireMapping) throws -> RecordOperation {
         switch type {
         case "delete", "forceDelete":
             let id = try Record.ID(webServices: json, zoneID: zone)
             if type == "forceDelete" { return .forceDelete(id) }
             return .delete(id, changeTag: json["recordChangeTag"]?.stringValue)
         case "create", "update", "forceUpdate", "replace", "forceReplace":
-            let record = try Record(webServices: json, zoneID: zone, assets: call.assets)
+            let record = try Record(webServices: json, zoneID: zone, assets: assets)
             if (type == "update" || type == "replace") && record.recordChangeTag == nil {
                 throw ServerError(.badRequest, "operations[\(index)]: \(type) needs the record's recordChangeTag (or use force\(type.prefix(1).uppercased() + type.dropFirst()))")
             }

@@ -21,6 +21,8 @@ package struct CloudServer: Sendable {
     let logger: Logger
     let state: ServerState
     let responses = ResponseCache()
+    /// The web console at `/console`; `nil` with `--no-console`.
+    let webConsole: WebConsole?
     /// The open push streams and polls, ended when their user signs out.
     let pushSessions: PushSessions
 
@@ -29,7 +31,13 @@ package struct CloudServer: Sendable {
         registry = StoreRegistry(dataDirectory: configuration.dataDirectory, storeOpener: configuration.storeOpener)
         self.authenticator = authenticator
         self.logger = logger
-        self.state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        let state = state ?? .local(dataDirectory: configuration.dataDirectory)
+        self.state = state
+        webConsole = configuration.console
+            ? WebConsole(store: state.console, journal: RequestJournal(),
+                         hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
+                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
+            : nil
         pushSessions = PushSessions(authenticator: authenticator, interval: configuration.pushSessionCheckInterval, logger: logger)
     }
 
@@ -64,7 +72,7 @@ package struct CloudServer: Sendable {
 
     func makeApplication(onListening: @escaping @Sendable (String) async -> Void) throws -> some ApplicationProtocol {
         let router = Router(context: ServerRequestContext.self)
-        router.add(middleware: RequestLogMiddleware(logger: logger))
+        router.add(middleware: RequestLogMiddleware(logger: logger, journal: webConsole?.journal))
         router.add(middleware: ErrorResponseMiddleware())
         addRoutes(to: router)
         let readTimeout = TimeAmount.seconds(max(1, configuration.readTimeout.components.seconds))
@@ -104,6 +112,7 @@ package struct CloudServer: Sendable {
         addAssetRoutes(to: router)
         addAuthRoutes(to: router)
         addUserRoutes(to: router)
+        addConsoleRoutes(to: router)
         if let bytes = configuration.benchStaticResponse {
             router.post("bench/static") { _, _ in Self.jsonResponse(bytes) }
         }

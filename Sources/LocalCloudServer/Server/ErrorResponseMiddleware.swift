@@ -11,6 +11,7 @@ struct ErrorResponseMiddleware: RouterMiddleware {
             return try await next(request, context)
         } catch {
             let serverError = ServerError(wrapping: error)
+            RequestNote.current?.setErrorCode(serverError.code.rawValue)
             if serverError.code == .internalError {
                 context.logger.error("internal error: \(String(reflecting: error))")
             }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import LocalCloud
 import NIOCore
@@ -58,7 +57,7 @@ final class ResponseCache: Sendable {
     /// Keeps `bytes` for `key`; the oldest entries go when the cache is over its bounds.
     @discardableResult
     func store(_ key: Key, stamp: ChangeStamp, bytes: [UInt8]) -> Entry {
-        let digest = SHA256.hash(data: bytes).prefix(16).map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.encode(SHA256Hasher.digest(of: bytes).prefix(16))
         let entry = Entry(stamp: stamp, buffer: ByteBuffer(bytes: bytes), etag: "\"\(digest)\"")
         guard bytes.count + key.body.count < maximumBytes / 8 else { return entry }
         state.withLock { state in

@@ -26,6 +26,12 @@ package struct ServerConfiguration: Sendable {
     package var benchStaticResponse: [UInt8]?
     /// Opens every container's store elsewhere (PostgreSQL); `nil` means the SQLite files in the data directory.
     package var storeOpener: StoreOpener?
+    /// Serves the web console at `/console` (`--no-console` turns it off).
+    package var console = true
+    /// The container the console shows when its address names none.
+    package var consoleContainer = "iCloud.FoodPin"
+    /// How long a console session lasts.
+    package var consoleSessionLifetime: TimeInterval = 12 * 3600
 
     package init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory

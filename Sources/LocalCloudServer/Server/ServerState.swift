@@ -2,7 +2,7 @@ import Foundation
 import LocalCloud
 
 /// What a node keeps beside the record store: accounts and tokens, outstanding upload URLs, and
-/// the push tokens' key and long-poll positions.
+/// the push tokens' key and long-poll positions, and the web console's administrators and sessions.
 ///
 /// One node keeps them in its data directory and in memory (``local(dataDirectory:)``). Nodes
 /// sharing a database keep them there too (`LocalCloudServerPostgres`), so no client depends on
@@ -12,17 +12,22 @@ package struct ServerState: Sendable {
     package var uploads: any UploadGrantStore
     /// Issues and checks push tokens; its cursors record where each token's long poll stopped.
     package var push: @Sendable () async throws -> PushTokens
+    /// The web console's administrators, sessions and audit log.
+    package var console: any ConsoleStore
 
-    package init(identity: any IdentityStore, uploads: any UploadGrantStore, push: @escaping @Sendable () async throws -> PushTokens) {
+    package init(identity: any IdentityStore, uploads: any UploadGrantStore, push: @escaping @Sendable () async throws -> PushTokens,
+                 console: any ConsoleStore) {
         self.identity = identity
         self.uploads = uploads
         self.push = push
+        self.console = console
     }
 
     /// The data directory's identity files, upload URLs in this process, the key file and `.push.sqlite`.
     package static func local(dataDirectory: URL) -> ServerState {
         ServerState(identity: SQLiteIdentityStore(dataDirectory: dataDirectory), uploads: MemoryUploadGrants(),
-                    push: { try PushTokens.forDataDirectory(dataDirectory) })
+                    push: { try PushTokens.forDataDirectory(dataDirectory) },
+                    console: SQLiteConsoleStore(dataDirectory: dataDirectory))
     }
 }
 

@@ -27,6 +27,29 @@ import Testing
         #expect(try await names(backend, phone).isEmpty)
     }
 
+    @Test func everyLetterNarrowsTheList() async throws {
+        let fixture = try CloudFixture()
+        let backend = fixture.backend(seeded: true)
+        var previous: Set<String>?
+        for text in ["c", "ca", "caf", "cafe", "cafe d", "cafe de", "cafe deja", "cafe deja v"] {
+            let found = Set(try await names(backend, text))
+            #expect(found.contains("Café Déjà Vu"), "\(text)")
+            if let previous { #expect(found.isSubset(of: previous), "\(text) narrows") }
+            previous = found
+        }
+        #expect(try await names(backend, "cafe de") == ["Café Déjà Vu"])
+        #expect(try await names(backend, "tok") == ["拉麵 一番"])
+        #expect(try await names(backend, "ram") == ["拉麵 一番"])
+        // A space finishes the word: "caf " is a whole word no restaurant has.
+        #expect(try await names(backend, "caf ").isEmpty)
+        // CJK by substring, alone and beside Latin words.
+        #expect(try await names(backend, "麵") == ["拉麵 一番"])
+        #expect(try await names(backend, "一") == ["拉麵 一番"])
+        #expect(try await names(backend, "番 tok") == ["拉麵 一番"])
+        #expect(try await names(backend, "點") == ["點心 Dim Sum Palace"])
+        #expect(try await names(backend, "心 dim su") == ["點心 Dim Sum Palace"])
+    }
+
     @Test func newestFirstAndPagedByCursor() async throws {
         let fixture = try CloudFixture()
         let backend = fixture.backend(seeded: true)

@@ -179,6 +179,52 @@ import Testing
         #expect(grid.lines[23].contains("Esc back"))
     }
 
+    @Test func detailMarksThePhoneAndLocationAsLinks() throws {
+        var item = Restaurant.fixture("d", "Café Déjà Vu", location: "Montréal, Canada")
+        item.phone = "+1 514-555-0142"
+        var state = listState([item], width: 80)
+        send(&state, .resize(width: 80, height: 24), .key(.enter))
+        let grid = view(state, width: 80, height: 24)
+        let row = { (text: String) in try #require(grid.lines.firstIndex { $0.contains(text) }) }
+        let location = try row("Location: Montréal, Canada")
+        let phone = try row("Phone: +1 514-555-0142")
+        let column = try #require(grid.lines[location].range(of: "Montréal").map { grid.lines[location].distance(from: grid.lines[location].startIndex, to: $0.lowerBound) })
+        #expect(grid.links == [
+            LinkSpan(x: column, y: location, width: DisplayWidth.of("Montréal, Canada"),
+                     link: try #require(Hyperlink(target: "https://www.openstreetmap.org/search?query=Montr%C3%A9al%2C%20Canada"))),
+            LinkSpan(x: column - "Location: ".count + "Phone: ".count, y: phone, width: DisplayWidth.of("+1 514-555-0142"),
+                     link: try #require(Hyperlink(target: "tel:+1-514-555-0142"))),
+        ])
+        #expect(grid[column, location].style.attributes.contains(.underline))
+        #expect(!grid[column - 2, location].style.attributes.contains(.underline), "the label is not the link")
+        #expect(grid.lines[23].contains("o map"))
+
+        // --no-links: the same text, no spans, nothing underlined.
+        var plain = state
+        plain.config.showsLinks = false
+        let plainGrid = view(plain, width: 80, height: 24)
+        #expect(plainGrid.links.isEmpty)
+        #expect(plainGrid.text == grid.text)
+        #expect(!plainGrid[column, location].style.attributes.contains(.underline))
+    }
+
+    @Test func oOpensTheMapOrShowsItsURL() throws {
+        var state = listState([Restaurant.fixture("d", location: "Lyon, France")], width: 80)
+        send(&state, .resize(width: 80, height: 24), .key(.enter))
+        let map = try #require(Hyperlink.map("Lyon, France"))
+        #expect(update(&state, .key(.character("o"))) == [.openLink(map)])
+        send(&state, .linkOpened(map, opened: false))
+        #expect(view(state, width: 80, height: 24).text.contains("Map: https://www.openstreetmap.org/search?query=Lyon%2C%20France"))
+        send(&state, .key(.character("j")))
+        #expect(state.linkNotice == nil, "the next key clears it")
+        send(&state, .linkOpened(map, opened: true))
+        #expect(view(state, width: 80, height: 24).text.contains("Opening the map…"))
+        // No location, no link to open.
+        var nowhere = listState([Restaurant.fixture("n", location: "")], width: 80)
+        send(&nowhere, .resize(width: 80, height: 24), .key(.enter))
+        #expect(update(&nowhere, .key(.character("o"))).isEmpty)
+    }
+
     @Test func helpScreenListsTheKeys() {
         var state = listState(restaurants(0..<1))
         send(&state, .key(.character("?")))

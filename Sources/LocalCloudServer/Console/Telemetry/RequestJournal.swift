@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// This node's recent requests, for the console's live log and its telemetry charts.
+///
+/// The log keeps the last ``capacity`` lines; telemetry keeps one bucket per minute for the last
+/// hour (requests, errors by code, latency samples for p50/p99, the most push streams open).
+/// Lines hold the path without its query string, so tokens never reach them.
+///
+/// Invariant: line sequence numbers increase by one from `first` to the newest; there are at most
+/// ``capacity`` lines and ``minutes`` buckets, and each bucket's latency samples stay under ``samplesPerMinute``.
+final class RequestJournal: Sendable {
+    struct Line: Sendable {
+        var sequence: Int
+        var time: Date
+        var method: String
+        var path: String
+        var status: Int
+        var milliseconds: Double
+        var user: String?
+        var errorCode: String?
+    }
+
+    struct Minute: Sendable {
+        var start: Int
+        var requests = 0
+        var errors: [String: Int] = [:]
+        var latencies: [Double] = []
+        var streams = 0
+    }
+
+    static let capacity = 2000
+    static let minutes = 60
+    static let samplesPerMinute = 20_000
+
+    private struct State {
+        var lines: [Line] = []
+        var next = 1
+        var buckets: [Minute] = []
+        var openStreams = 0
+    }
+
+    private let state = Mutex(State())
+    private let now: @Sendable () -> Date
+
+    init(now: @escaping @Sendable () -> Date = { Date() }) {
+        self.now = now
+    }
+
+    /// Records one finished request.
+    func record(method: String, path: String, status: Int, milliseconds: Double, user: String?, errorCode: String?) {
+        let time = now()
+        state.withLock { state in
+            state.lines.append(Line(sequence: state.next, time: time, method: method, path: path, status: status,
+                                    milliseconds: milliseconds, user: user, errorCode: errorCode))
+            state.next += 1
+            if state.lines.count > Self.capacity { state.lines.removeFirst(state.lines.count - Self.capacity) }
+            Self.bucket(&state, at: time) { minute in
+                minute.requests += 1
+                if status >= 400 { minute.errors[errorCode ?? "HTTP_\(status)", default: 0] += 1 }
+                if minute.latencies.count < Self.samplesPerMinute { minute.latencies.append(milliseconds) }
+            }
+        }
+    }
+
+    /// A push stream opened (+1) or closed (-1).
+    func streams(_ delta: Int) {
+        let time = now()
+        state.withLock { state in
+            state.openStreams = max(0, state.openStreams + delta)
+            let open = state.openStreams
+            Self.bucket(&state, at: time) { $0.streams = max($0.streams, open) }
+        }
+    }
+
+    var openStreams: Int { state.withLock { $0.openStreams } }
+
+    private static func bucket(_ state: inout State, at time: Date, _ change: (inout Minute) -> Void) {
+        let start = Int(time.timeIntervalSince1970 / 60)
+        if state.buckets.last?.start != start {
+            state.buckets.append(Minute(start: start, streams: state.openStreams))
+            state.buckets.removeAll { $0.start <= start - minutes }
+        }
+        change(&state.buckets[state.buckets.count - 1])
+    }
+
+    /// Lines after `sequence` (oldest first) that pass `filter`, at most `limit` of the newest.
+    func lines(after sequence: Int, limit: Int = 500, where filter: (Line) -> Bool = { _ in true }) -> [Line] {
+        let matching = state.withLock { state in state.lines.filter { $0.sequence > sequence && filter($0) } }
+        return Array(matching.suffix(limit))
+    }
+
+    /// The last hour, one entry per minute, oldest first, with empty minutes filled in.
+    func lastHour() -> [Minute] {
+        let current = Int(now().timeIntervalSince1970 / 60)
+        let (buckets, open) = state.withLock { ($0.buckets, $0.openStreams) }
+        var byStart: [Int: Minute] = [:]
+        for bucket in buckets { byStart[bucket.start] = bucket }
+        var carried = buckets.first.map { _ in 0 } ?? open
+        return ((current - Self.minutes + 1)...current).map { start in
+            if let bucket = byStart[start] {
+                carried = bucket.streams
+                return bucket
+            }
+            return Minute(start: start, streams: start == current ? open : carried)
+        }
+    }
+
+    /// The invariant, for tests.
+    func checkInvariants() {
+        state.withLock { state in
+            precondition(state.lines.count <= Self.capacity)
+            for (a, b) in zip(state.lines, state.lines.dropFirst()) { precondition(b.sequence == a.sequence + 1) }
+            precondition(state.buckets.count <= Self.minutes)
+            precondition(state.buckets.allSatisfy { $0.latencies.count <= Self.samplesPerMinute })
+        }
+    }
+}
+
+extension RequestJournal.Minute {
+    /// The `fraction` quantile of the minute's latencies (nearest rank); 0 for a quiet minute.
+    func latency(quantile fraction: Double) -> Double {
+        guard !latencies.isEmpty else { return 0 }
+        let sorted = latencies.sorted()
+        let rank = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+        return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import LocalCloudServer
+
+@Suite("console: the request journal behind the live log and telemetry")
+struct RequestJournalTests {
+    final class Clock: Sendable {
+        let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
+    }
+
+    @Test func linesArriveInOrderAndFilter() {
+        let journal = RequestJournal()
+        journal.record(method: "POST", path: "/a", status: 200, milliseconds: 1, user: "alice", errorCode: nil)
+        journal.record(method: "POST", path: "/b", status: 404, milliseconds: 2, user: nil, errorCode: "NOT_FOUND")
+        journal.record(method: "GET", path: "/c", status: 200, milliseconds: 3, user: "bob", errorCode: nil)
+        #expect(journal.lines(after: 0).map(\.path) == ["/a", "/b", "/c"])
+        #expect(journal.lines(after: 1).map(\.path) == ["/b", "/c"])
+        #expect(journal.lines(after: 0, where: LogFilter(ConsoleForm(["status": "4xx"])).matches).map(\.path) == ["/b"])
+        #expect(journal.lines(after: 0, where: LogFilter(ConsoleForm(["user": "bob"])).matches).map(\.path) == ["/c"])
+        #expect(journal.lines(after: 0, where: LogFilter(ConsoleForm(["status": "200", "path": "/a"])).matches).map(\.path) == ["/a"])
+        journal.checkInvariants()
+    }
+
+    @Test func keepsTheLastLinesOnly() {
+        let journal = RequestJournal()
+        for i in 0..<(RequestJournal.capacity + 50) {
+            journal.record(method: "GET", path: "/\(i)", status: 200, milliseconds: 1, user: nil, errorCode: nil)
+        }
+        let lines = journal.lines(after: 0, limit: .max)
+        #expect(lines.count == RequestJournal.capacity)
+        #expect(lines.first?.path == "/50")
+        journal.checkInvariants()
+    }
+
+    @Test func lastHourHasSixtyMinutesWithQuantilesAndErrors() {
+        let clock = Clock()
+        let journal = RequestJournal(now: { clock.time.withLock { $0 } })
+        for ms in 1...100 {
+            journal.record(method: "GET", path: "/", status: ms > 95 ? 503 : 200, milliseconds: Double(ms), user: nil,
+                           errorCode: ms > 95 ? "TRY_AGAIN_LATER" : nil)
+        }
+        journal.streams(1)
+        journal.streams(1)
+        journal.streams(-1)
+        clock.advance(120)
+        journal.record(method: "GET", path: "/", status: 200, milliseconds: 5, user: nil, errorCode: nil)
+        let hour = journal.lastHour()
+        #expect(hour.count == 60)
+        let busy = hour[hour.count - 3]
+        #expect(busy.requests == 100)
+        #expect(busy.latency(quantile: 0.5) == 50)
+        #expect(busy.latency(quantile: 0.99) == 99)
+        #expect(busy.errors == ["TRY_AGAIN_LATER": 5])
+        #expect(busy.streams == 2)
+        #expect(hour.last?.requests == 1)
+        #expect(journal.openStreams == 1)
+        clock.advance(3600)
+        #expect(journal.lastHour().allSatisfy { $0.requests == 0 })
+        journal.checkInvariants()
+    }
+}
