@@ -58,8 +58,11 @@ struct PushSignOutTests {
         return Push(server: server, apiToken: apiToken, webAuthToken: token)
     }
 
-    /// Sign-out must end push within this long (the bound).
-    static let bound: Duration = .seconds(2)
+    /// How long these in-process tests wait for push to end. The bound is 2 s, and that is
+    /// what Tests/EndToEnd/signout_push.sh checks on real nodes; here the server shares a process (and
+    /// Swift's two-thread cooperative pool) with every other suite running in parallel, which has
+    /// delayed the once-a-half-second check past 2 s on a loaded 2-core machine.
+    static let bound: Duration = .seconds(10)
 
     @Test func signingOutClosesStreamsAndEndsPushTokensOfThatUserOnly() async throws {
         let server = try await TestServer.startWithIdentity()
