@@ -54,8 +54,8 @@ struct PostgresMigratorTests {
 
     @Test func twoStoresOpeningAFreshDatabaseTogetherBothWork() async throws {
         let fixture = try await PostgresFixture()
-        async let first = Task.detached { try fixture.store(node: 1) }.value
-        async let second = Task.detached { try fixture.store(node: 2) }.value
+        async let first = Task.detached { try await fixture.store(node: 1) }.value
+        async let second = Task.detached { try await fixture.store(node: 2) }.value
         let (one, two) = try await (first, second)
         let record = Record(recordType: "Restaurant")
         record["name"] = "Both nodes"

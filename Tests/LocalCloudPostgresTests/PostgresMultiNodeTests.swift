@@ -56,8 +56,8 @@ struct PostgresMultiNodeTests {
                                              subscriptionID: "cafes", options: [.firesOnRecordCreation])
         _ = try await alice.publicCloudDatabase.save(subscription)
         var notifications = alice.notifications(since: try await alice.currentChangeToken())
-        // A long poll interval: only LISTEN/NOTIFY can make the delivery prompt.
-        notifications.pollInterval = .seconds(30)
+        // An hour-long poll interval: only LISTEN/NOTIFY can deliver within the waits below.
+        notifications.pollInterval = .seconds(3600)
         let received = Mutex<[(LocalCloud.Notification, ContinuousClock.Instant)]>([])
         let listener = Task.detached {
             for await notification in notifications { received.withLock { $0.append((notification, .now)) } }
@@ -65,27 +65,27 @@ struct PostgresMultiNodeTests {
         defer { listener.cancel() }
         // The reader is listening once a save on node 2 made after its first read reaches it: the
         // first café may come from the watcher's opening read (a loaded run opens it late), the
-        // second only through NOTIFY (or a 30 s poll).
+        // second only through NOTIFY.
         for warmups in 1...2 {
             let warmup = Record(recordType: "Restaurant")
             warmup["type"] = "Cafe"
             _ = try await bob.publicCloudDatabase.save(warmup)
-            #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.count } >= warmups })
+            #expect(await poll(timeout: .seconds(60)) { received.withLock { $0.count } >= warmups })
         }
         let other = Record(recordType: "Restaurant")
         other["type"] = "Diner"
         _ = try await bob.publicCloudDatabase.save(other)
         let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "new-cafe"))
         record["type"] = "Cafe"
-        let start = ContinuousClock.now
         _ = try await bob.publicCloudDatabase.save(record)
-        #expect(await poll(timeout: .seconds(5)) { received.withLock { $0.count } >= 3 })
+        #expect(await poll(timeout: .seconds(60)) { received.withLock { $0.count } >= 3 })
         let delivered = received.withLock { $0 }
         #expect(delivered.map(\.0.recordID?.recordName).last == "new-cafe")
         #expect(delivered.map(\.0.modifiedBy?.recordName).last == "_bob")
         // Only the cafés: the diner matched no subscription.
         #expect(delivered.count == 3)
-        if let last = delivered.last { #expect(last.1 - start < .seconds(2)) }
+        // Commit → notification latency across nodes is a benchmark figure (docs/PERFORMANCE.md,
+        // scripts/bench/multinode.sh), not a bound here: a loaded full-suite run queues every task.
     }
 
     @Test func aRestartFailsCallsWithTryAgainLaterThenThePoolReconnects() async throws {
@@ -100,7 +100,7 @@ struct PostgresMultiNodeTests {
         let db = fixture.container(user: "alice").publicCloudDatabase
         let before = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "before"))
         _ = try await db.save(before)
-        let store = try fixture.store()
+        let store = try await fixture.store()
         _ = try store.changeStamp()  // starts the LISTEN connection, as the server's first cached request does
         #expect(await poll(timeout: .seconds(20)) { store.listener.isListening })
         try await cluster.restart(stopOnly: true)
@@ -124,15 +124,15 @@ struct PostgresMultiNodeTests {
                 #expect(error.retryAfterSeconds != nil)
             case .failure(let error): Issue.record("Not a CloudError: \(error)")
             }
-            #expect(elapsed < .seconds(10))
+            // connect_timeout (1 s) against the pool's reconnection wait (60 s), with room for a
+            // loaded full-suite run.
+            #expect(elapsed < .seconds(30))
         }
-        #expect(ContinuousClock.now - started < .seconds(15))
-        // The change stamp is read from memory: it answers at once, and never repeats while the
-        // LISTEN connection is down.
+        #expect(ContinuousClock.now - started < .seconds(45))
+        // The change stamp is read from memory: it answers with the database down (a read of the
+        // database would throw serviceUnavailable), and never repeats while LISTEN is down.
         #expect(await poll(timeout: .seconds(20)) { !store.listener.isListening })
-        let stampStart = ContinuousClock.now
         #expect(try store.changeStamp() != store.changeStamp())
-        #expect(ContinuousClock.now - stampStart < .milliseconds(100))
         try await cluster.restart(startOnly: true)
         let after = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after"))
         #expect(await poll(timeout: .seconds(30)) { (try? await db.save(after)) != nil })

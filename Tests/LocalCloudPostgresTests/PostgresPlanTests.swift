@@ -24,7 +24,7 @@ struct PostgresPlanTests {
                     GRANT READ TO "_world"
                 );
             """))
-        let store = try fixture.store()
+        let store = try await fixture.store()
         let s = store.schema
         try await PostgresCluster.shared().psql("""
             INSERT INTO \(s).records (scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by,

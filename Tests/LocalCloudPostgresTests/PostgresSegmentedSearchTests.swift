@@ -22,7 +22,7 @@ struct PostgresSegmentedSearchTests {
             _ = try await container.publicCloudDatabase.save(record)
         }
         #expect(try await names(container, "蘭拉") == ["ichiran"])
-        let store = try fixture.store()
+        let store = try await fixture.store()
         let schema = store.schema
         // As a store from before wrote them: the text as written only (weight D), and no claim.
         _ = try await store.pool.rows("UPDATE \(schema).records SET search = ts_filter(search, '{d}')")

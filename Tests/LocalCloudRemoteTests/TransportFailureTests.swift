@@ -48,7 +48,8 @@ struct TransportFailureTests {
         #expect(error?.message.contains("did not answer in time") == true, "\(error?.message ?? "")")
         // curl averages the speed over its last 5 s, and the request's own bytes count: a 1 s idle
         // limit fires about 6 s after the request went out.
-        #expect(waited.withLock { $0 } < .seconds(12), "the idle timeout, not a hang: \(error?.message ?? "")")
+        // The bound tells the idle timeout from a hang with room for a loaded full-suite run.
+        #expect(waited.withLock { $0 } < .seconds(60), "the idle timeout, not a hang: \(error?.message ?? "")")
     }
 
     @Test func anHTMLProxyPageIsANetworkFailureNotData() async throws {

@@ -94,7 +94,7 @@ final class SSEClient: Sendable {
     var comments: [String] { received.withLock { $0.comments } }
 
     /// Waits (with a deadline, polling) until `count` events arrived; returns whether they did.
-    func waitForEvents(_ count: Int, timeout: Duration = .seconds(10)) async -> Bool {
+    func waitForEvents(_ count: Int, timeout: Duration = .seconds(60)) async -> Bool {
         await eventually(timeout: timeout) { self.events.count >= count }
     }
 
@@ -106,7 +106,7 @@ final class SSEClient: Sendable {
 }
 
 /// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func eventually(timeout: Duration = .seconds(10), _ condition: () async throws -> Bool) async rethrows -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: () async throws -> Bool) async rethrows -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if try await condition() { return true }
@@ -158,7 +158,7 @@ struct SSEStreamTests {
         #expect(await eventually { stream.comments.contains("connected") })
 
         try await server.createRestaurant("r1", user: "bob")
-        #expect(await stream.waitForEvents(1, timeout: .seconds(5)))
+        #expect(await stream.waitForEvents(1, timeout: .seconds(60)))
         let event = try #require(stream.events.first)
         #expect(event.id.flatMap { Int64($0) } != nil, "the id is the change-log sequence")
         let query = try #require(event.json.at("ck", "qry"))
@@ -284,6 +284,24 @@ struct SSEStreamTests {
         try await server.createRestaurant("r3", user: "bob")
         #expect(await again.waitForEvents(2))
         #expect(again.events.last?.json.at("ck", "qry", "rid") == .string("r3"))
+    }
+
+    @Test func aStreamOutlivesTheReadTimeout() async throws {
+        // The read timeout is for a client that sends nothing; an open stream is a request in
+        // progress and must not be cut when it runs out.
+        let server = try await TestServer.start { $0.readTimeout = .seconds(1) }
+        defer { Task { await server.stop() } }
+        try await server.subscribeToRestaurants(user: "alice")
+        let stream = try await SSEClient.connect(server.notificationsURL(user: "alice"))
+        defer { stream.close() }
+        #expect(await eventually { stream.comments.contains("connected") })
+        // A connection opened after the stream and sending nothing is closed by the deadline:
+        // once it is, the stream has been open for longer than the timeout.
+        let port = try #require(URL(string: server.baseURL)?.port)
+        #expect(try await BlockingThread.run("idle") { try IdleConnection.waitUntilClosed(port: port, upTo: 60) })
+        try await server.createRestaurant("r1", user: "bob")
+        #expect(await stream.waitForEvents(1))
+        #expect(stream.events.first?.json.at("ck", "qry", "rid") == .string("r1"))
     }
 
     @Test func onlyTheSubscribersStreamCarriesTheNotification() async throws {

@@ -98,7 +98,7 @@ import Testing
 
     @Test func cancellingAnOperationReportsOperationCancelled() async throws {
         let cloud = TestCloud()
-        let db = cloud.container(latency: .seconds(30)).publicCloudDatabase
+        let db = cloud.container(latency: .seconds(3600)).publicCloudDatabase
         let operation = ModifyRecordsOperation(recordsToSave: [restaurant("never")])
         let final = Collected<CloudError.Code?>()
         operation.modifyRecordsResultBlock = { result in
@@ -130,7 +130,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
         await #expect { try await task.value } throws: { ($0 as? CloudError)?.code == .operationCancelled }
-        #expect(ContinuousClock.now - started < .seconds(25))  // latency is 30 s: finishing sooner proves the cancel; slack for a loaded CI machine
+        #expect(ContinuousClock.now - started < .seconds(120))  // latency is an hour: finishing at all proves the cancel
     }
 
     @Test func simulatedLatencyDelaysEveryOperation() async throws {

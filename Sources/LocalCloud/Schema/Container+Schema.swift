@@ -114,11 +114,7 @@ extension Container {
     }
 
     package func deploySchema() async throws -> (before: Schema, after: Schema) {
-        let (before, after) = try await offPool { container in
-            let deployed = try container.deploySchema()
-            return [deployed.before, deployed.after]
-        }.splitPair()
-        return (before, after)
+        try await offPool { container in try container.deploySchema() }
     }
 
     package func resetDevelopment() async throws {
@@ -136,12 +132,5 @@ extension Container {
     /// Runs a synchronous store call on the public database's queue (its threads are not the pool's).
     private func offPool<Value: Sendable>(_ body: @escaping @Sendable (Container) throws -> Value) async throws -> Value {
         try await publicCloudDatabase.perform { _ in try body(self) }
-    }
-}
-
-private extension Array where Element == Schema {
-    func splitPair() throws -> (Schema, Schema) {
-        guard count == 2 else { throw CloudError(.internalError, "The deploy produced no result") }
-        return (self[0], self[1])
     }
 }
