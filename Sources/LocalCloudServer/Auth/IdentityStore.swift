@@ -59,4 +59,13 @@ package protocol IdentityStore: Sendable {
     func serverKeys(container: String) async throws -> [ServerKey]
     /// Marks the key revoked; `false` when there is no such live key.
     func revokeServerKey(id: String, container: String, at date: Date) async throws -> Bool
+
+    // MARK: Changes
+
+    /// Rings after this store revokes anything and, once ``watchCredentialChanges(container:)`` was
+    /// called for a container, when another process or node changes that container's credentials.
+    var credentialChanges: CredentialChanges { get }
+    /// Starts hearing other processes' (or nodes') changes to the container's credentials; once per
+    /// container is enough, later calls do nothing.
+    func watchCredentialChanges(container: String)
 }

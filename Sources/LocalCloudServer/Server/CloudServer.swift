@@ -38,7 +38,7 @@ package struct CloudServer: Sendable {
                          hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
                          sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
             : nil
-        pushSessions = PushSessions(authenticator: authenticator, interval: configuration.pushSessionCheckInterval, logger: logger)
+        pushSessions = PushSessions(authenticator: authenticator, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.

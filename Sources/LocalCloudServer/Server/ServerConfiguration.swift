@@ -17,9 +17,6 @@ package struct ServerConfiguration: Sendable {
     package var maxAssetBytes: Int = 50 * 1024 * 1024
     /// How long a web auth token stays valid.
     package var tokenLifetime: Duration = .seconds(14 * 24 * 3600)
-    /// How often open push streams and webcourier polls check that their user is still signed in:
-    /// a sign-out, or a token's expiry or revocation, ends them within about this long.
-    package var pushSessionCheckInterval: Duration = .milliseconds(500)
     /// A client that sends nothing for this long is disconnected (slowloris).
     package var readTimeout: Duration = .seconds(30)
     /// Adds `POST /bench/static`, which returns fixed bytes from memory: the benchmark's HTTP limit.
