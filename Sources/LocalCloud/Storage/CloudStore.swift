@@ -103,6 +103,10 @@ package struct ChangeBatch: Sendable {
     package var spentSubscriptions: [(scope: Database.Scope, subscriptionID: String)] = []
     /// The last change-log position read.
     package var through: Int64
+    /// The schema (grants and role members) as the reader saw it, when it can read it cheaply (the
+    /// reader keeps a copy and decodes it again only when the schema's stamp changed); `nil` makes
+    /// the watcher load it.
+    package var schema: Schema?
 
     package init(through: Int64) {
         self.through = through

@@ -9,11 +9,13 @@ extension NotificationWatcher {
     /// database the record type's READ grant decides, with the roles the user holds now; a type that
     /// lets only `_creator` read needs the record itself, so its creator can be compared: a record that
     /// is gone (deleted, or deleted since) can no longer prove it was the user's, and is not delivered.
+    /// `schema` is the reader's copy when it has one (kept by its stamp, so a role change counts from
+    /// the next batch on, and an unchanged schema costs nothing); without one it is loaded here.
     /// - Throws: when the schema or a record cannot be read (the watcher retries the batch).
-    func readableNotifications(_ candidates: [Notification], user: String) async throws -> [Notification] {
+    func readableNotifications(_ candidates: [Notification], user: String, schema known: Schema?) async throws -> [Notification] {
         guard candidates.contains(where: { $0.databaseScope == .public }) else { return candidates }
         let database = Database(scope: .public, core: core)
-        let schema = try await database.perform { db in try db.core.store().loadSchema() }
+        let schema = if let known { known } else { try await database.perform { db in try db.core.store().loadSchema() } }
         var readable: [Notification] = []
         for notification in candidates {
             guard notification.databaseScope == .public, let recordType = notification.recordType else {

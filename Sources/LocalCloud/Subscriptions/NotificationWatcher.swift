@@ -75,7 +75,7 @@ final class NotificationWatcher: Sendable {
     private func poll(_ reader: any ChangeReader, user: String, after sequence: Int64) async throws -> Int64 {
         let batch = try await reader.notifications(for: user, containerIdentifier: configuration.containerIdentifier, after: sequence)
         // Checked before any is delivered: a check that fails retries the whole batch, so nothing repeats.
-        let readable = reader.filtersByAccess ? batch.notifications : try await readableNotifications(batch.notifications, user: user)
+        let readable = reader.filtersByAccess ? batch.notifications : try await readableNotifications(batch.notifications, user: user, schema: batch.schema)
         for notification in readable { deliver(notification) }
         // On the database's queue, like any store call: a network store may block while it deletes.
         for spent in batch.spentSubscriptions {

@@ -26,6 +26,8 @@ final class SQLiteChangeReader: ChangeReader {
     private let wakeup = Wakeup()
     /// The `data_version` at the last complete read; -1 forces the next read.
     private let lastVersion = Mutex(-1)
+    /// The schema last decoded, with its stamp: a role or grant change writes a new stamp.
+    private let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
 
     init(store: SQLiteStore) throws {
         var config = Configuration()
@@ -106,7 +108,17 @@ final class SQLiteChangeReader: ChangeReader {
                 batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
             }
         }
+        // In the same read: the access check sees roles and grants as of these changes.
+        if batch.notifications.contains(where: { $0.databaseScope == .public }) { batch.schema = try currentSchema(db) }
         return batch
+    }
+
+    /// The stored schema, decoded again only when its stamp changed (comparing it costs microseconds).
+    private func currentSchema(_ db: GRDB.Database) throws -> Schema {
+        if let cached = schemaCache.withLock({ $0 }), try SchemaStorage.stamp(db, is: cached.stamp) { return cached.schema }
+        let loaded = try SchemaStorage.load(db)
+        schemaCache.withLock { $0 = (loaded.stamp, loaded.schema) }
+        return loaded.schema
     }
 
     private func matches(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription, user: String,

@@ -112,6 +112,10 @@ final class PostgresChangeReader: ChangeReader {
                 batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
             }
         }
+        // The store keeps the decoded schema by its stamp: one small query unless it changed.
+        if batch.notifications.contains(where: { $0.databaseScope == .public }) {
+            batch.schema = try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }
+        }
         return batch
     }
 
