@@ -81,6 +81,11 @@ final class ChangeFanout: Sendable {
         return fanout
     }
 
+    /// The fanout of `store` if it has one now (none is made): for tests.
+    static func existing(for store: any CloudStore) -> ChangeFanout? {
+        shared.withLock { $0[ObjectIdentifier(store as AnyObject)] }
+    }
+
     /// Adds a watcher from change-log position `after`; `handle` gets its batches in order.
     /// - Returns: the ID to leave with; `nil` when this fanout just closed (ask ``shared(for:)`` again).
     func join(user: String, containerIdentifier: String, after: Int64, pollInterval: Duration,
