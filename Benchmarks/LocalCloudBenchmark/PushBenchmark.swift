@@ -26,7 +26,7 @@ enum PushBenchmark {
     /// Every stream holds a connection: a pool wider than AsyncHTTPClient's default 8 per host.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 4096
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16_384
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
