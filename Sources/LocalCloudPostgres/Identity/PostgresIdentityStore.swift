@@ -35,7 +35,8 @@ package final class PostgresIdentityStore: IdentityStore {
     package func watchCredentialChanges(container: String) {
         listening.withLock { listening in
             guard listening == nil else { return }
-            let listener = PostgresChangeListener(url: pool.url, channel: Self.changesChannel, connectTimeout: pool.url.connectTimeout)
+            let listener = PostgresChangeListener(url: pool.url, channel: Self.changesChannel, connectTimeout: pool.url.connectTimeout,
+                                                  applicationName: "localcloud listen credentials")
             let (_, wakeup) = listener.register()
             let changes = credentialChanges
             // Waits for a NOTIFY (or a reconnection, when one may have been missed), never on a timer.
