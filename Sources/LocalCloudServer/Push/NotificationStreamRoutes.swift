@@ -47,8 +47,9 @@ extension CloudServer {
                 case heartbeat
             }
             let (items, continuation) = AsyncStream.makeStream(of: Item.self)
+            // Straight into this stream: one task and one buffer per event between the watcher and the socket.
             let feeder = Task {
-                for await (cursor, notification) in feed.events() { continuation.yield(.event(cursor, notification)) }
+                await feed.forward { cursor, notification in continuation.yield(.event(cursor, notification)) }
                 continuation.finish()
             }
             let ticker = Task {
