@@ -133,10 +133,21 @@ let package = Package(
         .target(
             name: "LocalCloudPostgres",
             dependencies: [
-                "LocalCloud", "LocalCloudServer",
+                "LocalCloud",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // TLS to the database (sslmode, sslrootcert, sslcert, sslkey).
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // What `localcloud serve` keeps beside the records, on PostgreSQL for several nodes: identity,
+        // console admins and sessions, upload grants, the push key and webcourier cursors. Its own
+        // target, so the PostgreSQL store does not depend on the server.
+        .target(
+            name: "LocalCloudServerPostgres",
+            dependencies: [
+                "LocalCloud", "LocalCloudServer", "LocalCloudPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 // SymmetricKey for the push tokens' HMAC key.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
@@ -145,7 +156,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudConsole",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres",
+                "LocalCloud", "LocalCloudServer", "LocalCloudCLI", "LocalCloudPostgres", "LocalCloudServerPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -153,7 +164,7 @@ let package = Package(
         .executableTarget(
             name: "LocalCloudBenchmark",
             dependencies: [
-                "LocalCloud", "LocalCloudServer", "LocalCloudPostgres", .product(name: "GRDB", package: "GRDB.swift"),
+                "LocalCloud", "LocalCloudServer", "LocalCloudPostgres", "LocalCloudServerPostgres", .product(name: "GRDB", package: "GRDB.swift"),
                 // `localcloud-bench push` calls the server over loopback.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
@@ -190,13 +201,13 @@ let package = Package(
         // A private PostgreSQL cluster (initdb + pg_ctl on a free port) for the tests that need one.
         .target(
             name: "PostgresTestSupport",
-            dependencies: ["LocalCloudPostgres"],
+            dependencies: ["LocalCloudPostgres", "LocalCloudServerPostgres"],
             path: "Tests/PostgresTestSupport"
         ),
         .testTarget(
             name: "LocalCloudPostgresTests",
             dependencies: [
-                "LocalCloudPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
+                "LocalCloudPostgres", "LocalCloudServerPostgres", "LocalCloud", "LocalCloudServer", "PostgresTestSupport",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]

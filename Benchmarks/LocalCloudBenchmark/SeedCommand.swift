@@ -9,6 +9,7 @@
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 
 enum SeedCommand {
     static func run(_ arguments: [String]) async throws {

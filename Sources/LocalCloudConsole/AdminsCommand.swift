@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 import LocalCloudServer
 
 /// `localcloud admins`: the people who may sign in to the web console (`/console`). They are not

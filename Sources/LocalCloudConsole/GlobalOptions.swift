@@ -3,6 +3,7 @@ import Foundation
 import LocalCloud
 import LocalCloudCLI
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 import LocalCloudServer
 
 /// The options every subcommand takes, before or after its name: the container (``CloudOptions``,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 import LocalCloudServer
 import Logging
 

@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 import LocalCloudServer
 import PostgresTestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServerPostgres
 
 /// A fresh database on the test cluster and containers on it, with a temporary data directory
 /// for the asset cache; removed when the value goes away.

@@ -49,27 +49,23 @@ package struct SampleSeeder: Sendable {
     /// Cheap once done: one read of the schema and a parse of the file, no write. Two processes
     /// may both import; merging is idempotent. Production's schema only changes by deploying.
     package func ensureSchema() async throws {
-        guard let imported = try bundledSchema() else { return }
-        let current = try await container.schema()
-        if try current.merging(imported) == current { return }
-        try await container.importSchema(imported)
+        guard let text = try bundledSchema() else { return }
+        try await container.importSchemaIfNeeded(ckdb: text)
     }
 
     /// ``ensureSchema()`` for synchronous set-up code (test fixtures on the embedded store).
     @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
     package func ensureSchema() throws {
-        guard let imported = try bundledSchema() else { return }
-        let current = try container.schema()
-        if try current.merging(imported) == current { return }
-        try container.importSchema(imported)
+        guard let text = try bundledSchema() else { return }
+        try container.importSchemaIfNeeded(ckdb: text)
     }
 
-    /// `Assets/FoodPin.ckdb`, or `nil` outside development or when the file is absent.
-    private func bundledSchema() throws -> Schema? {
+    /// `Assets/FoodPin.ckdb`'s text, or `nil` outside development or when the file is absent.
+    private func bundledSchema() throws -> String? {
         let file = assets.appendingPathComponent("FoodPin.ckdb")
         guard container.configuration.environment == .development,
               FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try Schema(ckdb: String(contentsOf: file, encoding: .utf8))
+        return try String(contentsOf: file, encoding: .utf8)
     }
 
     /// One row of the Discover query: it runs on the `(type, creationDate)` index, where an

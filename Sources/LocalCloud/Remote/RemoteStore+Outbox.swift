@@ -254,19 +254,19 @@ extension RemoteStore {
 }
 
 /// A change a remote container made offline that has not reached the server yet.
-package struct PendingChange: Sendable {
-    package var recordID: Record.ID
-    package var isDelete: Bool
+public struct PendingChange: Sendable {
+    public var recordID: Record.ID
+    public var isDelete: Bool
     /// Why the server refused it; `nil` while it waits.
-    package var failure: String?
+    public var failure: String?
     /// A save's record, as it will be saved.
-    package var record: Record?
+    public var record: Record?
     /// After a conflict: the server's version, to show or to merge with.
-    package var serverRecord: Record?
+    public var serverRecord: Record?
     /// A save's policy, which decided what a conflict did.
-    package var policy: ModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged
+    public var policy: ModifyRecordsOperation.RecordSavePolicy = .ifServerRecordUnchanged
 
     /// Whether it was kept because the server's record changed (or a create's name was taken by
     /// other content): ``serverRecord`` is that version.
-    package var isConflict: Bool { serverRecord != nil }
+    public var isConflict: Bool { serverRecord != nil }
 }

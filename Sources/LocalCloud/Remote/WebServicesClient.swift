@@ -194,10 +194,10 @@ package struct WebServicesClient: Sendable {
 
 /// The `cause` of a `notAuthenticated` error from a server: AUTHENTICATION_FAILED (an unknown,
 /// expired or revoked token) or AUTHENTICATION_REQUIRED. The app tells the person to sign in again.
-package struct ServerRefusedCredentials: Error, Sendable, Hashable {
-    package var serverErrorCode: String
+public struct ServerRefusedCredentials: Error, Sendable, Hashable {
+    public var serverErrorCode: String
 
-    package init(serverErrorCode: String) {
+    public init(serverErrorCode: String) {
         self.serverErrorCode = serverErrorCode
     }
 }

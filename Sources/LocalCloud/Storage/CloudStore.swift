@@ -16,12 +16,17 @@ package protocol CloudStore: RecordStore, SubscriptionStore, ChangeLogStore, Sch
     /// server: read memory (a commit counter kept by notifications) or stat local files.
     func changeStamp() throws -> ChangeStamp
 
+    /// The offline cache and outbox, for a store that has them (the remote store); `nil` otherwise.
+    var offline: (any OfflineCapable)? { get }
+
     /// Stops background work and closes connections; the store is unusable afterwards.
     func close()
 }
 
 extension CloudStore {
     package func close() {}
+
+    package var offline: (any OfflineCapable)? { nil }
 }
 
 /// The schema and the console's whole-store pages: what CloudKit's Console does.

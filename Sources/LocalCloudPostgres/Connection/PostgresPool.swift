@@ -17,7 +17,7 @@ package final class PostgresPool: Sendable {
     let client: PostgresClient
     /// The URL's TLS settings, or why they cannot be used (a missing CA file): every call fails with it then.
     let tls: Result<PostgresTLS, CloudError>
-    let logger: Logger
+    package let logger: Logger
     private let runTask: Mutex<Task<Void, Never>?>
     private let closeWatch = ConnectionCloseWatch()
 

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import LocalCloud
+import LocalCloudPostgres
 import LocalCloudServer
 import PostgresNIO
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import LocalCloudPostgres
 import LocalCloudServer
 import PostgresNIO
 import Synchronization
