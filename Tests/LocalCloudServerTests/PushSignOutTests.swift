@@ -146,11 +146,15 @@ struct PushSignOutTests {
         let identity = try server.identity
         let apiToken = try await identity.createAPIToken(container: server.container, environment: .development)
         try await identity.addUser("alice", password: "pw-alice", container: server.container, hasher: PasswordHasher(cost: 4))
-        // A real token that expires 3 s from now: the stream must end by a timer to that instant.
-        let expires = Date().addingTimeInterval(3)
-        let token = try await identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(3))
+        // The subscription through a long sign-in, so the short one is spent only on push.
+        try await Push(server: server, apiToken: apiToken,
+                       webAuthToken: identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(3600)))
+            .subscribe()
+        // A real token that expires 10 s from now (room for a loaded machine to open the stream and the
+        // push token first): the stream must end by a timer to that instant, within 2 s of it.
+        let expires = Date().addingTimeInterval(10)
+        let token = try await identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(10))
         let alice = Push(server: server, apiToken: apiToken, webAuthToken: token)
-        try await alice.subscribe()
         let stream = try await alice.stream()
         defer { stream.close() }
         #expect(stream.status == 200)
