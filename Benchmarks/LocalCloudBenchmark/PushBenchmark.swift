@@ -1,6 +1,7 @@
 // `localcloud-bench push`: commit-to-delivery latency of the server's SSE push, over the network.
 //
 //   swift run -c release localcloud-bench push [--saves 500] [--subscribers 1] [--schema Assets/FoodPin.ckdb]
+//   swift run -c release localcloud-bench push --saves 50 --subscribers 1000   # many open screens
 //
 // Starts the real server (LocalCloudServer, fixed bench credentials) on a free loopback port over a
 // fresh data directory. Each of --subscribers users saves a query subscription on Restaurant and
@@ -11,6 +12,9 @@
 //   delivery: an upper bound on commit → event);
 // - commit → event: from the record's `created.timestamp` (taken in the save's transaction, ms
 //   resolution, same machine's wall clock) to the event arriving.
+// And what the open streams cost: the process's resident memory (VmRSS) and open descriptors
+// (/proc/self/fd) before the first stream and once all are open and idle, per stream. Server and
+// clients share the process, so both figures include the client's side of each stream.
 import AsyncHTTPClient
 import Foundation
 import LocalCloud
@@ -22,7 +26,7 @@ enum PushBenchmark {
     /// Every stream holds a connection: a pool wider than AsyncHTTPClient's default 8 per host.
     static let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 4096
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 16_384
         return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
     }()
 
@@ -59,6 +63,7 @@ enum PushBenchmark {
             "\(base)/database/1/\(containerID)/development/\(endpoint)?ckAPIToken=\(BenchmarkServer.apiToken)&ckWebAuthToken=user-\(user)"
         }
 
+        let before = (memory: residentBytes(), descriptors: openDescriptors())
         var streams: [AsyncStream<(name: String, at: ContinuousClock.Instant, wall: Date)>.Iterator] = []
         var readers: [Task<Void, any Error>] = []
         defer { for reader in readers { reader.cancel() } }
@@ -73,6 +78,12 @@ enum PushBenchmark {
             streams.append(arrivals.makeAsyncIterator())
         }
 
+        // Idle streams: the watchers have started (opening a stream returns once the head is written).
+        var idle = (memory: residentBytes(), descriptors: openDescriptors())
+        for _ in 0..<20 {
+            try await Task.sleep(for: .milliseconds(100))  // settling: readers open their connections asynchronously
+            idle = (max(idle.memory, residentBytes()), max(idle.descriptors, openDescriptors()))
+        }
         var saveToEvent: [Double] = []
         var commitToEvent: [Double] = []
         let warmup = 20
@@ -99,6 +110,10 @@ enum PushBenchmark {
         print("push: \(saves) saves, SSE over loopback, \(subscribers) subscriber(s), figures to the last one")
         report("save → event", saveToEvent)
         report("commit → event", commitToEvent)
+        let count = Double(subscribers)
+        print(String(format: "  idle streams: %.1f KB of resident memory and %.2f descriptors per stream (%d MB, %d descriptors before; %d MB, %d with all open)",
+                     Double(idle.memory - before.memory) / 1024 / count, Double(idle.descriptors - before.descriptors) / count,
+                     before.memory / 1_048_576, before.descriptors, idle.memory / 1_048_576, idle.descriptors))
         exit(0)
     }
 
@@ -128,6 +143,20 @@ enum PushBenchmark {
             }
         })
         return (arrivals, opened)
+    }
+
+    /// VmRSS from /proc/self/status, in bytes (0 where there is no /proc).
+    static func residentBytes() -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+        else { return 0 }
+        return kilobytes * 1024
+    }
+
+    /// How many descriptors the process holds.
+    static func openDescriptors() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? 0
     }
 
     static func post(_ url: String, _ body: String) async throws -> JSONValue {

@@ -136,14 +136,15 @@ expect_exit 0
 
 # Node 1 comes back on its port.
 start_node 1 "$PORT1"
-# Many streams, one LISTEN connection per node: readers share their node's connection. (After
+# Many streams, one LISTEN connection per node for commits (readers share it) and one for
+# credentials (sign-outs end push), however many streams. (After
 # alice's session: these saves would be new restaurants on her screen.)
 for i in $(seq 1 12); do
   node="$NODE1"; [ $((i % 2)) = 0 ] && node="$NODE2"
   curl -sS -N "$node/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse-$i.txt" 2>/dev/null &
   EXTRA_SSE+=($!)
 done
-listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'"; }
+listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${1:-localcloud listen}'"; }
 streams_open() { for i in $(seq 1 12); do grep -q ': connected' "$TMP/sse-$i.txt" || return 1; done; }
 wait_until 30 streams_open || fail "the extra SSE streams did not open"
 curl -sS -f -o /dev/null -X POST --data '{"operations":[{"operationType":"create","record":{"recordName":"fan-out","recordType":"Restaurant","fields":{"name":{"value":"Fan-out"}}}}]}' \
@@ -152,7 +153,11 @@ all_streams_got() { for i in $(seq 1 12); do grep -q 'fan-out' "$TMP/sse-$i.txt"
 wait_until 10 all_streams_got || fail "not every one of 12 SSE streams got the save"
 backends="$(listen_backends)"
 [ "$backends" = 2 ] || fail "$backends LISTEN backends for 2 nodes and 12 SSE streams (want 2)"
-pass "12 SSE streams over two nodes: every stream got the next save, and PostgreSQL has $backends LISTEN backends (one per node)"
+credentials_listening() { [ "$(listen_backends 'localcloud listen credentials')" = 2 ]; }
+wait_until 10 credentials_listening || true
+credential_backends="$(listen_backends 'localcloud listen credentials')"
+[ "$credential_backends" = 2 ] || fail "$credential_backends credential LISTEN backends for 2 nodes and 12 SSE streams (want 2)"
+pass "12 SSE streams over two nodes: every stream got the next save, and PostgreSQL has $backends LISTEN backends for commits and $credential_backends for credentials (one each per node)"
 kill "${EXTRA_SSE[@]}" 2>/dev/null || true; EXTRA_SSE=()
 
 # Node 1's response cache keys on its in-memory change stamp: a save through node 2 makes the

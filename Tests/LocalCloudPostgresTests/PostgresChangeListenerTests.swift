@@ -18,7 +18,7 @@ struct PostgresChangeListenerTests {
         let store = try await fixture.store()
         let readers = try (0..<25).map { _ in try store.openChangeReader() }
         defer { readers.forEach { $0.close() } }
-        // Watchers, as the server's SSE streams hold them: each opens a reader of the same store.
+        // Watchers, as the server's SSE streams hold them: all five share one reader (ChangeFanout).
         let alice = fixture.container(user: "alice")
         let watchers = (0..<5).map { _ in
             var notifications = alice.notifications
@@ -26,13 +26,14 @@ struct PostgresChangeListenerTests {
             return Task.detached { for await _ in notifications {} }
         }
         defer { watchers.forEach { $0.cancel() } }
-        #expect(await poll(timeout: .seconds(20)) { store.listener.readerCount >= 30 && store.listener.isListening })
+        #expect(await poll(timeout: .seconds(20)) { store.listener.readerCount >= 26 && store.listener.isListening })
+        #expect(store.listener.readerCount == 26, "25 readers and the watchers' one")
         let listening = try listenBackends(store)
         #expect(listening.count == 1)
         #expect(listening.first == store.listener.backendProcessID.map(Int.init))
         // Closing readers releases their registrations, not the shared connection.
         readers.forEach { $0.close() }
-        #expect(store.listener.readerCount <= 5)
+        #expect(store.listener.readerCount <= 1)
         #expect(try listenBackends(store).count == 1)
     }
 

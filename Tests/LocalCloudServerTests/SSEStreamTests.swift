@@ -24,6 +24,10 @@ final class SSEClient: Sendable {
     let contentType: String?
     private let received = Mutex<(events: [Event], comments: [String])>(([], []))
     private let task = Mutex<Task<Void, Never>?>(nil)
+    private let endedFlag = Mutex(false)
+
+    /// Whether the server closed the stream (or it failed).
+    var ended: Bool { endedFlag.withLock { $0 } }
 
     private init(status: Int, contentType: String?) {
         self.status = status
@@ -50,6 +54,7 @@ final class SSEClient: Sendable {
                         pending.removeFirst(end + 2)
                     }
                 }
+                client.endedFlag.withLock { $0 = true }
             } catch {
                 continuation.finish()
             }

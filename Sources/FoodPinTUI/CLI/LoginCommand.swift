@@ -82,7 +82,11 @@ struct LoginCommand: ParsableCommand {
     }
 }
 
-/// `foodpin logout [URL]`: forgets the saved sign-in for the container (on one server, or on all).
+/// `foodpin logout [URL]`: ends the saved sign-in for the container (on one server, or on all):
+/// each server is asked to revoke the web auth token (`POST /auth/1/{container}/signout`), which
+/// closes that sign-in's push streams and ends its push tokens, then the token is forgotten here.
+/// A server that cannot be reached is reported on stderr; the token is still forgotten, and stays
+/// valid there until it expires or `localcloud users signout` ends it.
 struct LogoutCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
@@ -98,7 +102,24 @@ struct LogoutCommand: ParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let container = options.cloud.configuration(environment: environment).containerIdentifier
         do {
-            let removed = try CredentialsFile.standard(environment: environment).remove(server: url, container: container)
+            let file = CredentialsFile.standard(environment: environment)
+            let key = url.map(SavedCredentials.normalized)
+            let ending = try file.load().filter { $0.container == container && (key == nil || $0.server == key) }
+            var transport = HTTPTransport.fromEnvironment(environment)
+            transport.timeouts.connect = .seconds(5)
+            transport.timeouts.total = .seconds(10)
+            for entry in ending {
+                guard let serverURL = URL(string: entry.server) else { continue }
+                let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: entry.container, environment: entry.environment,
+                                                   apiToken: entry.apiToken, webAuthToken: entry.webAuthToken)
+                do {
+                    _ = try WebServicesClient(endpoint: endpoint, transport: transport, retry: .never).signOut()
+                } catch let error as CloudError {
+                    printError("foodpin logout: \(TextSanitizer.line(entry.server)) was not told (\(TextSanitizer.line(error.message))); "
+                               + "the sign-in stays valid there until it expires or `localcloud users signout \(TextSanitizer.line(entry.user))`")
+                }
+            }
+            let removed = try file.remove(server: url, container: container)
             printError(removed == 0 ? "not signed in" : "signed out")
         } catch let error as CloudError {
             printFailure("foodpin logout", TextSanitizer.line(error.message))

@@ -136,6 +136,9 @@ final class RemoteChangeReader: ChangeReader {
         }
     }
 
+    /// The server's stream carries only what the user may read.
+    var filtersByAccess: Bool { true }
+
     func close() {
         let waiters = state.withLock { state in
             state.closed = true

@@ -53,6 +53,13 @@ package struct WebServicesClient: Sendable {
         return token
     }
 
+    /// `POST /auth/1/{container}/signout`: revokes the endpoint's web auth token on the server,
+    /// which ends its push. Returns whether the server had it live.
+    package func signOut() throws -> Bool {
+        let answer = try json("POST", endpoint.signoutURL, body: .object([:]), idempotent: true)
+        return answer["signedOut"]?.boolValue ?? false
+    }
+
     /// Sends raw bytes (an asset's contents to its upload URL) and reads a JSON answer.
     package func upload(_ bytes: [UInt8], to url: String, contentType: String = "application/octet-stream") throws -> JSONValue {
         try json("POST", endpoint.authenticating(url), body: nil, rawBody: bytes, contentType: contentType, idempotent: false)

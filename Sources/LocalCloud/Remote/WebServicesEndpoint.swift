@@ -43,6 +43,11 @@ package struct WebServicesEndpoint: Sendable, Hashable {
         base + "auth/1/\(Self.segment(containerIdentifier))/signin"
     }
 
+    /// `{server}/auth/1/{container}/signout?ckWebAuthToken=…`
+    package var signoutURL: String {
+        base + "auth/1/\(Self.segment(containerIdentifier))/signout?ckWebAuthToken=" + Self.queryValue(webAuthToken ?? "")
+    }
+
     /// The tokens as query parameters, the way CloudKit Web Services takes them.
     private func authenticated(_ path: String) -> String {
         var url = base + path + "?ckAPIToken=" + Self.queryValue(apiToken)

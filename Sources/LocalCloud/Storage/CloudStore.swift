@@ -91,6 +91,49 @@ package protocol ChangeReader: AnyObject, Sendable {
 
     /// Releases the reader's connection and wake-up registration.
     func close()
+
+    /// Whether the notifications it returns are already only those the user may read now (a remote
+    /// store's server filtered them); otherwise the watcher checks the security roles itself.
+    var filtersByAccess: Bool { get }
+
+    /// Whether one reader may serve every watcher of its store (``ChangeFanout``): its reads depend
+    /// on nothing but their arguments. A reader that follows one user's remote stream may not.
+    var servesManyWatchers: Bool { get }
+
+    /// For each listener, the notifications its user's subscriptions fire for rows after its own
+    /// position: one read of the log for all of them. Unchanged since the last call (and not
+    /// `force`d): an empty answer, every listener stays where it is.
+    func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch]
+}
+
+extension ChangeReader {
+    package var filtersByAccess: Bool { false }
+    package var servesManyWatchers: Bool { false }
+
+    /// One read per listener: for readers that cannot do better.
+    package func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch] {
+        var batches: [Int: ChangeBatch] = [:]
+        for listener in listeners {
+            batches[listener.id] = try await notifications(for: listener.user, containerIdentifier: listener.containerIdentifier,
+                                                           after: listener.after)
+        }
+        return batches
+    }
+}
+
+/// Where one watcher of a shared reader stands: its user and the last change-log position it was given.
+package struct ChangeListenerPosition: Sendable {
+    package var id: Int
+    package var user: String
+    package var containerIdentifier: String
+    package var after: Int64
+
+    package init(id: Int, user: String, containerIdentifier: String, after: Int64) {
+        self.id = id
+        self.user = user
+        self.containerIdentifier = containerIdentifier
+        self.after = after
+    }
 }
 
 /// The notifications found in one read of the change log.
@@ -100,6 +143,10 @@ package struct ChangeBatch: Sendable {
     package var spentSubscriptions: [(scope: Database.Scope, subscriptionID: String)] = []
     /// The last change-log position read.
     package var through: Int64
+    /// The schema (grants and role members) as the reader saw it, when it can read it cheaply (the
+    /// reader keeps a copy and decodes it again only when the schema's stamp changed); `nil` makes
+    /// the watcher load it.
+    package var schema: Schema?
 
     package init(through: Int64) {
         self.through = through

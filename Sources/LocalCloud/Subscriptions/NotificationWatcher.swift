@@ -36,16 +36,80 @@ final class NotificationWatcher: Sendable {
         task.withLock { $0?.cancel() }
     }
 
+    /// Where the watcher reads from: the store's shared ``ChangeFanout``, or a reader of its own
+    /// for a store whose reader serves one watcher only.
+    private enum Source: Sendable {
+        case shared(ChangeFanout)
+        case own(any ChangeReader)
+    }
+
     private func run() async {
         guard let user = configuration.user else { return }
-        // Open (and migrate) the store first, so the tables exist; retry while it cannot be opened.
-        var reader: (any ChangeReader)?
-        while reader == nil && !Task.isCancelled {
+        while !Task.isCancelled {
+            // Open (and migrate) the store first, so the tables exist; retry while it cannot be opened.
             // On the database's queue: opening may wait on a database server, never on the pool.
-            reader = try? await Database(scope: .public, core: core).perform { db in try db.core.store().openChangeReader() }
-            if reader == nil { try? await Task.sleep(for: .seconds(1)) }
+            let source = try? await Database(scope: .public, core: core).perform { db -> Source in
+                let store = try db.core.store()
+                if let fanout = try ChangeFanout.shared(for: store) { return .shared(fanout) }
+                return .own(try store.openChangeReader())
+            }
+            switch source {
+            case nil:
+                try? await Task.sleep(for: Self.retryInterval)
+            case .own(let reader)?:
+                await runAlone(reader, user: user)
+                return
+            case .shared(let fanout)?:
+                // `false`: the fanout closed as its last watcher left; take the next one.
+                if await runShared(fanout, user: user) { return }
+            }
         }
-        guard let reader else { return }
+    }
+
+    /// Joins the fanout and stays until cancelled. Returns `false` when the fanout had just closed.
+    private func runShared(_ fanout: ChangeFanout, user: String) async -> Bool {
+        let start: Int64
+        if let startSequence {
+            start = startSequence
+        } else {
+            guard let end = try? await fanout.lastSequence() else { return true }
+            start = end
+        }
+        let filters = fanout.reader.filtersByAccess
+        guard let id = fanout.join(user: user, containerIdentifier: configuration.containerIdentifier, after: start,
+                                   pollInterval: pollInterval, handle: { [self] batch in
+                                       await handle(batch, user: user, filtersByAccess: filters)
+                                   }) else { return false }
+        defer { fanout.leave(id) }
+        // Nothing to do here but wait: the fanout delivers. Ends when the task is cancelled.
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+        return true
+    }
+
+    /// Delivers one batch; `false` when the access check could not be made (the batch comes again).
+    private func handle(_ batch: ChangeBatch, user: String, filtersByAccess: Bool) async -> Bool {
+        let readable: [Notification]
+        do {
+            // Checked before any is delivered: a check that fails retries the whole batch, so nothing repeats.
+            readable = filtersByAccess ? batch.notifications
+                : try await readableNotifications(batch.notifications, user: user, schema: batch.schema)
+        } catch {
+            return false
+        }
+        for notification in readable { deliver(notification) }
+        // On the database's queue, like any store call: a network store may block while it deletes.
+        for spent in batch.spentSubscriptions {
+            _ = try? await Database(scope: spent.scope, core: core).perform { db in
+                try db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
+            }
+        }
+        return true
+    }
+
+    /// A reader of its own, for a store whose reader serves one watcher only (a remote store's).
+    private func runAlone(_ reader: any ChangeReader, user: String) async {
         defer { reader.close() }
         var lastSeen: Int64
         do {
@@ -74,7 +138,9 @@ final class NotificationWatcher: Sendable {
 
     private func poll(_ reader: any ChangeReader, user: String, after sequence: Int64) async throws -> Int64 {
         let batch = try await reader.notifications(for: user, containerIdentifier: configuration.containerIdentifier, after: sequence)
-        for notification in batch.notifications { deliver(notification) }
+        // Checked before any is delivered: a check that fails retries the whole batch, so nothing repeats.
+        let readable = reader.filtersByAccess ? batch.notifications : try await readableNotifications(batch.notifications, user: user, schema: batch.schema)
+        for notification in readable { deliver(notification) }
         // On the database's queue, like any store call: a network store may block while it deletes.
         for spent in batch.spentSubscriptions {
             _ = try? await Database(scope: spent.scope, core: core).perform { db in

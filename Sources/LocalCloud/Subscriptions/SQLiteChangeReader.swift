@@ -26,6 +26,8 @@ final class SQLiteChangeReader: ChangeReader {
     private let wakeup = Wakeup()
     /// The `data_version` at the last complete read; -1 forces the next read.
     private let lastVersion = Mutex(-1)
+    /// The schema last decoded, with its stamp: a role or grant change writes a new stamp.
+    private let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
 
     init(store: SQLiteStore) throws {
         var config = Configuration()
@@ -76,6 +78,129 @@ final class SQLiteChangeReader: ChangeReader {
         return batch
     }
 
+    var servesManyWatchers: Bool { true }
+
+    /// Every listener's notifications from one read of the log: the rows after the earliest
+    /// position, the listeners' users' subscriptions in one query (decoded again only when a row
+    /// changed), then each listener's rows matched in memory, and in SQL only for query predicates
+    /// (each predicate tested once per changed row, however many listeners share the user).
+    func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch] {
+        guard let earliest = listeners.map(\.after).min() else { return [:] }
+        let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+        guard force || version != lastVersion.withLock({ $0 }) else { return [:] }
+        let batches = try connection.inDatabase { db in try read(db, listeners: listeners, after: earliest) }
+        lastVersion.withLock { $0 = version }
+        return batches
+    }
+
+    /// Decoded subscriptions by user and key, with the row they were decoded from.
+    private let decoded = Mutex<[String: [String: WatchedSubscription]]>([:])
+
+    private func read(_ db: GRDB.Database, listeners: [ChangeListenerPosition], after earliest: Int64) throws -> [Int: ChangeBatch] {
+        let changes = try Self.changes(db, after: earliest)
+        let through = changes.last?.seq ?? earliest
+        var batches: [Int: ChangeBatch] = [:]
+        for listener in listeners { batches[listener.id] = ChangeBatch(through: max(listener.after, through)) }
+        guard !changes.isEmpty else { return batches }
+        let subscriptions = try subscriptions(db, users: Set(listeners.map(\.user)))
+        var predicateResults: [String: Bool] = [:]
+        var schema: Schema?
+        for listener in listeners {
+            guard let watched = subscriptions[listener.user], !watched.isEmpty else { continue }
+            var batch = ChangeBatch(through: max(listener.after, through))
+            var spent: Set<String> = []
+            for change in changes where change.seq > listener.after {
+                guard let reason = change.reason else { continue }
+                for subscription in watched where !spent.contains(subscription.key) {
+                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user) else { continue }
+                    if Self.needsPredicate(subscription, reason: reason) {
+                        let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
+                        let matched = try predicateResults[key] ?? matchesPredicate(change, subscription, db: db)
+                        predicateResults[key] = matched
+                        guard matched else { continue }
+                    }
+                    if subscription.firesOnce {
+                        spent.insert(subscription.key)
+                        batch.spentSubscriptions.append((subscription.row.scope, subscription.row.subscriptionID))
+                    }
+                    batch.notifications.append(subscription.notification(for: change, reason: reason,
+                                                                         containerIdentifier: listener.containerIdentifier))
+                }
+            }
+            if batch.notifications.contains(where: { $0.databaseScope == .public }) {
+                if schema == nil { schema = try currentSchema(db) }
+                batch.schema = schema
+            }
+            batches[listener.id] = batch
+        }
+        return batches
+    }
+
+    static func changes(_ db: GRDB.Database, after sequence: Int64) throws -> [LoggedChange] {
+        var cursor = sequence
+        var changes: [LoggedChange] = []
+        let statement = try db.cachedStatement(sql: Self.changesSQL)
+        while true {
+            let rows = try Row.fetchAll(statement, arguments: [cursor])
+            for row in rows {
+                changes.append(LoggedChange(seq: row[0], scope: Database.Scope(rawValue: row[1]) ?? .public, owner: row[2], zone: row[3],
+                                            recordName: row[4], recordType: row[5], kind: row[6], modifiedBy: row[7], at: row[8]))
+                cursor = row[0]
+            }
+            if rows.count < 1000 { break }
+        }
+        return changes
+    }
+
+    /// The users' subscriptions, reusing the decoded form of every row that did not change.
+    private func subscriptions(_ db: GRDB.Database, users: Set<String>) throws -> [String: [WatchedSubscription]] {
+        var rows: [String: [SubscriptionRow]] = [:]
+        if users.count <= 8 {
+            for user in users { rows[user] = try SubscriptionRow.fetchAll(db, subscriber: user) }
+        } else {
+            // Many listeners: one scan instead of a query each.
+            for user in users { rows[user] = [] }
+            let statement = try db.cachedStatement(sql: "SELECT * FROM subscriptions ORDER BY subscriber, scope, subscription_id")
+            let cursor = try Row.fetchCursor(statement)
+            while let row = try cursor.next() {
+                let subscriber: String = row["subscriber"]
+                guard users.contains(subscriber) else { continue }
+                rows[subscriber, default: []].append(SubscriptionRow(row: row))
+            }
+        }
+        return decoded.withLock { decoded in
+            var result: [String: [WatchedSubscription]] = [:]
+            var next: [String: [String: WatchedSubscription]] = [:]
+            for (user, userRows) in rows {
+                let known = decoded[user] ?? [:]
+                var mine: [String: WatchedSubscription] = [:]
+                var list: [WatchedSubscription] = []
+                for row in userRows {
+                    let key = "\(row.scope.rawValue)/\(row.subscriptionID)"
+                    let watched: WatchedSubscription? = if let old = known[key], old.row == row { old } else { WatchedSubscription(row: row) }
+                    guard let watched else { continue }
+                    mine[key] = watched
+                    list.append(watched)
+                }
+                next[user] = mine
+                result[user] = list
+            }
+            decoded = next
+            return result
+        }
+    }
+
+    private static func needsPredicate(_ watched: WatchedSubscription, reason: Notification.Reason) -> Bool {
+        watched.row.kind == Subscription.SubscriptionType.query.rawValue && reason != .recordDeleted && watched.predicate != .truePredicate
+    }
+
+    private func matchesPredicate(_ change: LoggedChange, _ watched: WatchedSubscription, db: GRDB.Database) throws -> Bool {
+        let predicate = try SQLQueryPlan.compile(watched.predicate)
+        let sql = SQLFragment(Self.matchPrefixSQL,
+                              [change.scope.rawValue, change.owner, change.zone, change.recordName]) + predicate + SQLFragment(")")
+        return try Bool.fetchOne(db, sql: sql.sql, arguments: StatementArguments(sql.arguments.map { $0 as any DatabaseValueConvertible })) ?? false
+    }
+
     private func read(_ db: GRDB.Database, user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
         var cursor = sequence
         var changes: [LoggedChange] = []
@@ -106,7 +231,17 @@ final class SQLiteChangeReader: ChangeReader {
                 batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
             }
         }
+        // In the same read: the access check sees roles and grants as of these changes.
+        if batch.notifications.contains(where: { $0.databaseScope == .public }) { batch.schema = try currentSchema(db) }
         return batch
+    }
+
+    /// The stored schema, decoded again only when its stamp changed (comparing it costs microseconds).
+    private func currentSchema(_ db: GRDB.Database) throws -> Schema {
+        if let cached = schemaCache.withLock({ $0 }), try SchemaStorage.stamp(db, is: cached.stamp) { return cached.schema }
+        let loaded = try SchemaStorage.load(db)
+        schemaCache.withLock { $0 = (loaded.stamp, loaded.schema) }
+        return loaded.schema
     }
 
     private func matches(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription, user: String,

@@ -81,7 +81,7 @@ extension SQLiteStore: SubscriptionStore {
 }
 
 /// A subscription as stored: the predicate as its node's JSON, the options as bits.
-package struct SubscriptionRow: Sendable {
+package struct SubscriptionRow: Sendable, Equatable {
     package var subscriptionID: String
     package var scope: Database.Scope
     package var kind: Int

@@ -46,14 +46,17 @@ package final class PostgresChangeListener: Sendable {
     private let connectTimeout: Duration
     private let probeInterval: Duration
     private let probeTimeout: Duration
+    private let applicationName: String
 
-    package init(url: PostgresURL, channel: String, connectTimeout: Duration,
+    /// - Parameter applicationName: how the connection shows in `pg_stat_activity`.
+    package init(url: PostgresURL, channel: String, connectTimeout: Duration, applicationName: String = "localcloud listen",
                  probeInterval: Duration = .seconds(30), probeTimeout: Duration = .seconds(10)) {
         self.url = url
         self.channel = channel
         self.connectTimeout = connectTimeout
         self.probeInterval = probeInterval
         self.probeTimeout = probeTimeout
+        self.applicationName = applicationName
     }
 
     deinit { stop() }
@@ -172,7 +175,7 @@ package final class PostgresChangeListener: Sendable {
                 var configuration = try PostgresTLS.settings(for: url).connectionConfiguration(url)
                 configuration.options.connectTimeout = connectTimeout.timeAmount
                 // So an operator can tell it apart in pg_stat_activity.
-                configuration.options.additionalStartupParameters = [("application_name", "localcloud listen")]
+                configuration.options.additionalStartupParameters = [("application_name", applicationName)]
                 let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
                 attempt = 0
                 do {

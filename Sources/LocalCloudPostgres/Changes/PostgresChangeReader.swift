@@ -76,6 +76,92 @@ final class PostgresChangeReader: ChangeReader {
         }
     }
 
+    var servesManyWatchers: Bool { true }
+
+    /// Every listener's notifications from one read of the log (the rows after the earliest
+    /// position), each user's subscriptions loaded once, each match (and its predicate query) made
+    /// once per changed row and user, however many of that user's streams listen.
+    func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch] {
+        do {
+            return try await read(listeners)
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
+    }
+
+    private func read(_ listeners: [ChangeListenerPosition]) async throws -> [Int: ChangeBatch] {
+        guard let earliest = listeners.map(\.after).min() else { return [:] }
+        let changes = try await changes(after: earliest)
+        let through = changes.last?.seq ?? earliest
+        var batches: [Int: ChangeBatch] = [:]
+        for listener in listeners { batches[listener.id] = ChangeBatch(through: max(listener.after, through)) }
+        guard !changes.isEmpty else { return batches }
+        var subscriptions: [String: [WatchedSubscription]] = [:]
+        for user in Set(listeners.map(\.user)) {
+            subscriptions[user] = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
+        }
+        var matched: [String: Bool] = [:]
+        var schema: LocalCloud.Schema?
+        for listener in listeners {
+            guard let watched = subscriptions[listener.user], !watched.isEmpty else { continue }
+            var batch = ChangeBatch(through: max(listener.after, through))
+            var spent: Set<String> = []
+            for change in changes where change.seq > listener.after {
+                guard let reason = change.reason else { continue }
+                for subscription in watched where !spent.contains(subscription.key) {
+                    let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
+                    let matches: Bool
+                    if let known = matched[key] {
+                        matches = known
+                    } else {
+                        matches = try await self.matches(change, reason: reason, subscription, user: listener.user)
+                        matched[key] = matches
+                    }
+                    guard matches else { continue }
+                    if subscription.firesOnce {
+                        spent.insert(subscription.key)
+                        batch.spentSubscriptions.append((subscription.row.scope, subscription.row.subscriptionID))
+                    }
+                    batch.notifications.append(subscription.notification(for: change, reason: reason,
+                                                                         containerIdentifier: listener.containerIdentifier))
+                }
+            }
+            if batch.notifications.contains(where: { $0.databaseScope == .public }) {
+                if schema == nil {
+                    let pool = store.pool
+                    schema = try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }
+                }
+                batch.schema = schema
+            }
+            batches[listener.id] = batch
+        }
+        return batches
+    }
+
+    /// The change-log rows after `sequence`, in order.
+    private func changes(after sequence: Int64) async throws -> [LoggedChange] {
+        let pool = store.pool
+        let schema = store.schema
+        var changes: [LoggedChange] = []
+        var cursor = sequence
+        while true {
+            var statement = PostgresStatement("""
+                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at FROM \(schema).change_log WHERE seq >
+                """)
+            statement.sql += " \(statement.bind(cursor)) ORDER BY seq LIMIT 1000"
+            let rows = try await pool.rows(statement.sql, statement.binds)
+            for row in rows {
+                let (seq, scope, owner, zone, name, type, kind, modifiedBy, at) =
+                    try row.decode((Int64, Int, String, String, String, String, String, String, Double).self)
+                changes.append(LoggedChange(seq: seq, scope: Database.Scope(rawValue: scope) ?? .public, owner: owner, zone: zone,
+                                            recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at))
+                cursor = seq
+            }
+            if rows.count < 1000 { break }
+        }
+        return changes
+    }
+
     private func read(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
         let pool = store.pool
         let schema = store.schema
@@ -111,6 +197,10 @@ final class PostgresChangeReader: ChangeReader {
                 }
                 batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
             }
+        }
+        // The store keeps the decoded schema by its stamp: one small query unless it changed.
+        if batch.notifications.contains(where: { $0.databaseScope == .public }) {
+            batch.schema = try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }
         }
         return batch
     }

@@ -149,6 +149,14 @@ extension IdentityStore {
         return try await revokeWebAuthTokens(user: name, container: container, at: now)
     }
 
+    /// Signs one client out: revokes the web auth token it presents (what `foodpin logout` asks for).
+    ///
+    /// - Returns: whether a live token was revoked (`false` for an unknown, expired or revoked one).
+    package func signOut(webAuthToken token: String, container: String, now: Date = Date()) async throws -> Bool {
+        guard !token.isEmpty, token.utf8.count <= 512 else { return false }
+        return try await revokeWebAuthToken(digest: Secret.digest(token), container: container, at: now)
+    }
+
     // MARK: Server-to-server keys
 
     /// Registers a P-256 public key (PEM, as `openssl ec -in eckey.pem -pubout` writes it).

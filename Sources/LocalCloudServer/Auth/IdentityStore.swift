@@ -47,6 +47,8 @@ package protocol IdentityStore: Sendable {
     func webAuthToken(digest: String, container: String) async throws -> WebAuthToken?
     /// Revokes every live token of the account; returns how many.
     func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int
+    /// Revokes one live token (a client signing itself out); `false` when there is no such live token.
+    func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool
 
     // MARK: Server-to-server keys
 
@@ -57,4 +59,13 @@ package protocol IdentityStore: Sendable {
     func serverKeys(container: String) async throws -> [ServerKey]
     /// Marks the key revoked; `false` when there is no such live key.
     func revokeServerKey(id: String, container: String, at date: Date) async throws -> Bool
+
+    // MARK: Changes
+
+    /// Rings after this store revokes anything and, once ``watchCredentialChanges(container:)`` was
+    /// called for a container, when another process or node changes that container's credentials.
+    var credentialChanges: CredentialChanges { get }
+    /// Starts hearing other processes' (or nodes') changes to the container's credentials; once per
+    /// container is enough, later calls do nothing.
+    func watchCredentialChanges(container: String)
 }

@@ -1,3 +1,4 @@
+import Foundation
 import LocalCloud
 
 /// What a request presents to prove who it is: the query parameters and signature headers
@@ -25,4 +26,25 @@ struct AuthenticationRequest: Sendable {
 ///   token or a bad signature. A valid API token without a user is ``RequestIdentity/anonymous``.
 protocol RequestAuthenticator: Sendable {
     func authenticate(_ request: AuthenticationRequest) async throws -> RequestIdentity
+    /// Whether the credentials a push stream or push token was opened with are still live: `false`
+    /// once the user signed out, or a token expired or was revoked. Push ends when it turns false.
+    func isLive(_ session: PushSession) async throws -> Bool
+    /// Until when the session's credentials stay live if nothing is revoked: the web auth token's
+    /// expiry, `.distantFuture` when nothing expires, `nil` when they are not live now.
+    func liveUntil(_ session: PushSession) async throws -> Date?
+    /// This authenticator's clock, which ``liveUntil(_:)`` is measured against.
+    func currentDate() -> Date
+    /// Rings when some credential may have ended (see ``CredentialChanges``); `nil` when none can.
+    var credentialChanges: CredentialChanges? { get }
+    /// Asks to hear other processes' and nodes' changes to the container's credentials too.
+    func watchCredentialChanges(container: String)
+}
+
+extension RequestAuthenticator {
+    /// Credentials that are never revoked (fixed test and benchmark credentials) stay live.
+    func isLive(_ session: PushSession) async throws -> Bool { try await liveUntil(session) != nil }
+    func liveUntil(_ session: PushSession) async throws -> Date? { .distantFuture }
+    func currentDate() -> Date { Date() }
+    var credentialChanges: CredentialChanges? { nil }
+    func watchCredentialChanges(container: String) {}
 }

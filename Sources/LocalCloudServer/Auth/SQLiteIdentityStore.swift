@@ -14,9 +14,24 @@ import Glibc
 package final class SQLiteIdentityStore: IdentityStore {
     package let dataDirectory: URL
     private let pools = Mutex<[String: DatabasePool]>([:])
+    package let credentialChanges = CredentialChanges()
+    /// Hears the console's and other processes' writes to the identity files; made on first use.
+    private let directoryWatch = Mutex<DirectoryWatch?>(nil)
 
     package init(dataDirectory: URL) {
         self.dataDirectory = dataDirectory
+    }
+
+    /// Watches `<dataDir>/<container>/` for writes to `identity.sqlite` and its WAL by any process
+    /// (this one's included, which costs one spurious recheck per write).
+    package func watchCredentialChanges(container: String) {
+        guard let url = try? fileURL(container: container) else { return }
+        let changes = credentialChanges
+        let watch = directoryWatch.withLock { watch -> DirectoryWatch? in
+            if watch == nil { watch = DirectoryWatch(namePrefix: "identity.sqlite") { changes.fire() } }
+            return watch
+        }
+        watch?.add(directory: url.deletingLastPathComponent())
     }
 
     /// `<dataDir>/<container>/identity.sqlite`
@@ -54,7 +69,10 @@ package final class SQLiteIdentityStore: IdentityStore {
         guard let pool = try pool(container, create: true) else {
             throw CloudError(.internalError, "Cannot open the identity database of \(container)")
         }
-        return try await pool.write(body)
+        let result = try await pool.write(body)
+        // Any write may end a credential (revoked, signed out, disabled): push sessions recheck.
+        credentialChanges.fire()
+        return result
     }
 
     /// Reads; `empty` when the container has no identity database yet.
@@ -235,6 +253,10 @@ package final class SQLiteIdentityStore: IdentityStore {
                              revoked: (row["revoked"] as Double?).map(Date.init(timeIntervalSince1970:)))
             }
         }
+    }
+
+    package func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        try await revoke(table: "webAuthToken", key: "digest", value: digest, container: container, at: date)
     }
 
     package func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int {

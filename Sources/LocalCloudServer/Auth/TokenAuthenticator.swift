@@ -45,6 +45,40 @@ struct TokenAuthenticator: RequestAuthenticator {
         return RequestIdentity(kind: .user(user))
     }
 
+    /// Every credential the session names is still live: the API token for its environment, the web
+    /// auth token (not revoked, not expired), the server-to-server key.
+    func isLive(_ session: PushSession) async throws -> Bool {
+        try await liveUntil(session) != nil
+    }
+
+    /// The web auth token's expiry (`.distantFuture` without one) while every credential is live.
+    func liveUntil(_ session: PushSession) async throws -> Date? {
+        guard !session.isEmpty else { return nil }
+        var until = Date.distantFuture
+        if let digest = session.apiTokenDigest {
+            guard let token = try await store.apiToken(digest: digest, container: session.container),
+                  token.revoked == nil, token.environment == session.environment else { return nil }
+        }
+        if let digest = session.webAuthTokenDigest {
+            guard let token = try await store.webAuthToken(digest: digest, container: session.container),
+                  token.isLive(at: now()) else { return nil }
+            until = token.expires
+        }
+        if let keyID = session.keyID {
+            guard let key = try await store.serverKey(id: keyID, container: session.container),
+                  key.revoked == nil, key.environment == session.environment else { return nil }
+        }
+        return until
+    }
+
+    func currentDate() -> Date { now() }
+
+    var credentialChanges: CredentialChanges? { store.credentialChanges }
+
+    func watchCredentialChanges(container: String) {
+        store.watchCredentialChanges(container: container)
+    }
+
     private func authenticateSigned(_ request: AuthenticationRequest) async throws -> RequestIdentity {
         guard let keyID = request.keyID, let isoDate = request.isoDate, let signature = request.signature else {
             throw ServerError(.authenticationFailed,

@@ -17,6 +17,7 @@ package enum BenchmarkServer {
     ///     may be connecting then); without it, it serves until the task is cancelled.
     package static func run(dataDirectory: URL, port: Int = 0, onListening: @escaping @Sendable (String) async -> Void,
                             until stopRequested: (@Sendable () async -> Void)? = nil) async throws {
+        DescriptorLimit.raiseToHardLimit()
         var configuration = ServerConfiguration(dataDirectory: dataDirectory)
         configuration.port = port
         var logger = Logger(label: "bench-server")

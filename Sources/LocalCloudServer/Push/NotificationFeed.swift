@@ -29,20 +29,25 @@ struct NotificationFeed: Sendable {
 
     /// Each notification with the cursor that includes it; ends when the consuming task is cancelled.
     func events() -> AsyncStream<(NotificationCursor, LocalCloud.Notification)> {
-        let notifications = notifications
-        let start = start
+        let feed = self
         return AsyncStream { continuation in
             let task = Task {
-                var cursor = NotificationCursor(sequence: start.sequence, delivered: 0)
-                for await notification in notifications {
-                    if notification.changeSequence < start.sequence { continue }
-                    cursor = cursor.advanced(past: notification)
-                    if cursor.sequence == start.sequence && cursor.delivered <= start.delivered { continue }
-                    continuation.yield((cursor, notification))
-                }
+                await feed.forward { cursor, notification in continuation.yield((cursor, notification)) }
                 continuation.finish()
             }
             continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Calls `deliver` with each notification and its cursor until the calling task is cancelled:
+    /// ``events()`` without a stream of its own in between, for a caller that has one already.
+    func forward(_ deliver: (NotificationCursor, LocalCloud.Notification) -> Void) async {
+        var cursor = NotificationCursor(sequence: start.sequence, delivered: 0)
+        for await notification in notifications {
+            if notification.changeSequence < start.sequence { continue }
+            cursor = cursor.advanced(past: notification)
+            if cursor.sequence == start.sequence && cursor.delivered <= start.delivered { continue }
+            deliver(cursor, notification)
         }
     }
 }

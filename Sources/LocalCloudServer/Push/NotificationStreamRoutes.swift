@@ -3,6 +3,7 @@ import Hummingbird
 import LocalCloud
 import NIOCore
 import ServiceLifecycle
+import Synchronization
 
 // GET /database/1/{container}/{environment}/notifications: the signed-in user's notifications as
 // server-sent events.
@@ -20,10 +21,13 @@ extension CloudServer {
     /// CloudKit's push payload (the `ck` dictionary). `Last-Event-ID` resumes after that event; when
     /// the change log was compacted past it, an `event: reset` first tells the client to fetch changes.
     ///
-    /// The stream ends when the client goes away, when the request's task is cancelled, and on a
-    /// graceful shutdown (so SIGTERM does not wait for streams that never end).
+    /// The stream ends when the client goes away, when the request's task is cancelled, on a
+    /// graceful shutdown (so SIGTERM does not wait for streams that never end), and when the user
+    /// signs out or the stream's token expires or is revoked (``PushSessions``): then an
+    /// `event: signedOut` says so before the stream closes, and the client should not reconnect
+    /// without signing in again.
     func notificationStream(_ request: Request, context: ServerRequestContext) async throws -> Response {
-        let (container, _, _) = try await pushContainer(request, context: context)
+        let (container, _, _, session) = try await pushContainer(request, context: context)
         var cursor: NotificationCursor?
         if let lastEventID = Self.header(request, "Last-Event-ID") ?? request.uri.queryParameters["lastEventID"].map(String.init),
            !lastEventID.isEmpty {
@@ -43,8 +47,9 @@ extension CloudServer {
                 case heartbeat
             }
             let (items, continuation) = AsyncStream.makeStream(of: Item.self)
+            // Straight into this stream: one task and one buffer per event between the watcher and the socket.
             let feeder = Task {
-                for await (cursor, notification) in feed.events() { continuation.yield(.event(cursor, notification)) }
+                await feed.forward { cursor, notification in continuation.yield(.event(cursor, notification)) }
                 continuation.finish()
             }
             let ticker = Task {
@@ -53,7 +58,14 @@ extension CloudServer {
                     continuation.yield(.heartbeat)
                 }
             }
+            let sessions = self.pushSessions
+            let ended = Mutex(false)
+            let watchID = sessions.watch(session) {
+                ended.withLock { $0 = true }
+                continuation.finish()
+            }
             defer {
+                sessions.unwatch(session, id: watchID)
                 feeder.cancel()
                 ticker.cancel()
             }
@@ -81,6 +93,9 @@ extension CloudServer {
             } onGracefulShutdown: {
                 continuation.finish()
             }
+            if ended.withLock({ $0 }) {
+                try await writer.write(ByteBuffer(string: "event: signedOut\ndata: {\"reason\":\"The session ended: signed out, expired or revoked\"}\n\n"))
+            }
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
@@ -89,16 +104,19 @@ extension CloudServer {
     /// The container as the request's signed-in user, for the push endpoints (no database segment),
     /// and the request body (read once, under the JSON limit).
     /// - Throws: AUTHENTICATION_REQUIRED (with the sign-in `redirectURL`) without a user.
-    func pushContainer(_ request: Request, context: ServerRequestContext) async throws -> (Container, user: String, body: [UInt8]) {
+    func pushContainer(_ request: Request, context: ServerRequestContext) async throws
+        -> (Container, user: String, body: [UInt8], session: PushSession) {
         let containerIdentifier = try context.parameters.require("container")
         try StoreRegistry.validate(containerIdentifier: containerIdentifier)
         let environment = try Self.environment(context.parameters.require("environment"))
         let bytes = request.method == .get ? [] : try await collectBody(request, limit: configuration.maxJSONBytes)
-        let identity = try await authenticate(request, containerIdentifier: containerIdentifier, environment: environment, body: bytes)
+        let credentials = authenticationRequest(request, containerIdentifier: containerIdentifier, environment: environment, body: bytes)
+        let identity = try await authenticator.authenticate(credentials)
+        RequestNote.current?.setUser(identity.userName)
         guard let user = identity.userName else {
             throw ServerError(.authenticationRequired, "Notifications need a signed-in user: sign in and send ckWebAuthToken",
                               redirectURL: "\(Self.baseURL(request, scheme: configuration.scheme))/auth/1/\(containerIdentifier)/signin")
         }
-        return (try registry.container(containerIdentifier, environment: environment, user: user), user, bytes)
+        return (try registry.container(containerIdentifier, environment: environment, user: user), user, bytes, credentials.pushSession)
     }
 }

@@ -26,6 +26,9 @@ package final class PushTokens: Sendable {
         var apnsEnvironment: String
         /// The change-log position when the token was made: its first poll starts there.
         var startSequence: Int64?
+        /// The credentials (by digest) the token was made with: it delivers only while they are
+        /// live, so signing out ends it. Tokens made before this was recorded have none and are refused.
+        var session: PushSession?
     }
 
     private let key: SymmetricKey
@@ -82,6 +85,11 @@ package final class PushTokens: Sendable {
             "n": .string(UUID().uuidString), "t": .int(Int64(Date().timeIntervalSince1970)),
         ]
         if let start = claims.startSequence { json["s"] = .int(start) }
+        if let session = claims.session {
+            if let digest = session.apiTokenDigest { json["k"] = .string(digest) }
+            if let digest = session.webAuthTokenDigest { json["w"] = .string(digest) }
+            if let keyID = session.keyID { json["x"] = .string(keyID) }
+        }
         let payload = JSONValue.object(json).bytes
         let mac = HMAC<SHA256>.authenticationCode(for: payload, using: key)
         return Base64URL.encode(payload) + "." + Base64URL.encode(Array(mac))
@@ -98,7 +106,12 @@ package final class PushTokens: Sendable {
         else {
             throw ServerError(.badRequest, "apnsToken is not a token this server issued")
         }
-        return Claims(container: container, environment: environment == "production" ? .production : .development,
-                      user: user, apnsEnvironment: apns, startSequence: json["s"]?.int64Value)
+        let environmentValue: Container.Environment = environment == "production" ? .production : .development
+        var session: PushSession? = PushSession(container: container, environment: environmentValue,
+                                                apiTokenDigest: json["k"]?.stringValue, webAuthTokenDigest: json["w"]?.stringValue,
+                                                keyID: json["x"]?.stringValue)
+        if session?.isEmpty == true { session = nil }
+        return Claims(container: container, environment: environmentValue,
+                      user: user, apnsEnvironment: apns, startSequence: json["s"]?.int64Value, session: session)
     }
 }

@@ -4,13 +4,26 @@ import LocalCloud
 import NIOCore
 
 // POST /auth/1/{container}/signin: a password for a web auth token; GET: the sign-in page
-// that AUTHENTICATION_REQUIRED's `redirectURL` points to.
+// that AUTHENTICATION_REQUIRED's `redirectURL` points to. POST /auth/1/{container}/signout
+// (`?ckWebAuthToken=`): revokes that token, which ends its push within a second or so.
 extension CloudServer {
     static let signinPath = "auth/1/:container/signin"
     /// Sign-in bodies are tiny; anything larger is refused before it is read.
     static let maxSigninBytes = 16 * 1024
 
     func addAuthRoutes(to router: Router<ServerRequestContext>) {
+        // The token is its own credential: whoever holds it may end it. Always 200 with whether a
+        // live token was revoked, so the answer tells nothing about tokens the caller does not hold.
+        router.post("auth/1/:container/signout") { request, context in
+            let container = try context.parameters.require("container")
+            try StoreRegistry.validate(containerIdentifier: container)
+            guard let token = request.uri.queryParameters["ckWebAuthToken"].map(String.init), !token.isEmpty else {
+                throw ServerError(.badRequest, "ckWebAuthToken is missing: it names the sign-in to end")
+            }
+            guard let identity = self.identity else { throw ServerError(.notFound, "This server has no accounts") }
+            let revoked = try await identity.store.signOut(webAuthToken: token, container: container, now: identity.now())
+            return Self.jsonResponse(JSONValue.object(["signedOut": .bool(revoked)]).bytes)
+        }
         router.get(RouterPath(Self.signinPath)) { _, context in
             let container = try context.parameters.require("container")
             try StoreRegistry.validate(containerIdentifier: container)

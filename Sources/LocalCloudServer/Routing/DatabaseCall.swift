@@ -131,6 +131,15 @@ extension CloudServer {
 
     func authenticate(_ request: Request, containerIdentifier: String, environment: Container.Environment,
                       body: [UInt8]) async throws -> RequestIdentity {
+        let identity = try await authenticator.authenticate(authenticationRequest(request, containerIdentifier: containerIdentifier,
+                                                                                  environment: environment, body: body))
+        RequestNote.current?.setUser(identity.userName)
+        return identity
+    }
+
+    /// The credentials a request presents, as the authenticator reads them.
+    func authenticationRequest(_ request: Request, containerIdentifier: String, environment: Container.Environment,
+                               body: [UInt8]) -> AuthenticationRequest {
         let query = request.uri.queryParameters
         let auth = AuthenticationRequest(
             containerIdentifier: containerIdentifier, environment: environment,
@@ -139,9 +148,7 @@ extension CloudServer {
             isoDate: Self.header(request, "X-Apple-CloudKit-Request-ISO8601Date"),
             signature: Self.header(request, "X-Apple-CloudKit-Request-SignatureV1"),
             subpath: request.uri.path, body: body)
-        let identity = try await authenticator.authenticate(auth)
-        RequestNote.current?.setUser(identity.userName)
-        return identity
+        return auth
     }
 
     static func header(_ request: Request, _ name: String) -> String? {

@@ -51,6 +51,8 @@ extension CloudServer {
 
     /// The next notification for the token's user as CloudKit's push payload (200), or 204 when
     /// none came within the timeout. The token is the credential: it names its user and is signed.
+    /// It delivers only while the sign-in it was made with is live: after a sign-out, or once that
+    /// web auth token expired or was revoked, a poll (even one waiting) answers AUTHENTICATION_FAILED.
     func webcourierPoll(_ request: Request, context: ServerRequestContext) async throws -> Response {
         guard let token = request.uri.queryParameters["apnsToken"].map(String.init), !token.isEmpty else {
             throw ServerError(.badRequest, "apnsToken is missing: use the webcourierURL tokens/create returned")
@@ -60,6 +62,9 @@ extension CloudServer {
         let environment = try Self.environment(context.parameters.require("environment"))
         guard claims.container == (try context.parameters.require("container")), claims.environment == environment else {
             throw ServerError(.badRequest, "This webcourier URL belongs to another container or environment")
+        }
+        guard let session = claims.session, try await authenticator.isLive(session) else {
+            throw ServerError(.authenticationFailed, "This push token has ended (signed out, expired or revoked): sign in and create a new one")
         }
         var timeout = Self.longPollTimeout
         if let text = request.uri.queryParameters["timeout"] {
@@ -75,20 +80,44 @@ extension CloudServer {
         let feed = try await NotificationFeed(container: container, after: start)
         if stored == nil { try await tokens.cursors.set(feed.start, for: token) }
         let wait = timeout
-        let next = await withTaskGroup(of: (NotificationCursor, LocalCloud.Notification)?.self) { group in
+        // Ends the wait when the session ends meanwhile.
+        let (endings, ending) = AsyncStream.makeStream(of: Void.self)
+        let watchID = pushSessions.watch(session) {
+            ending.yield()
+            ending.finish()
+        }
+        defer { pushSessions.unwatch(session, id: watchID) }
+        enum Outcome: Sendable {
+            case event(NotificationCursor, LocalCloud.Notification)
+            case timedOut
+            case ended
+        }
+        let outcome = await withTaskGroup(of: Outcome.self) { group in
             group.addTask {
-                for await event in feed.events() { return event }
-                return nil
+                for await (cursor, notification) in feed.events() { return .event(cursor, notification) }
+                return .timedOut
             }
             group.addTask {
                 try? await Task.sleep(for: wait)
-                return nil
+                return .timedOut
             }
-            let first = await group.next() ?? nil
+            group.addTask {
+                for await _ in endings { return .ended }
+                return .timedOut
+            }
+            let first = await group.next() ?? .timedOut
             group.cancelAll()
             return first
         }
-        guard let (cursor, notification) = next else { return Response(status: .noContent) }
+        ending.finish()
+        let cursor: NotificationCursor
+        let notification: LocalCloud.Notification
+        switch outcome {
+        case .event(let eventCursor, let eventNotification): (cursor, notification) = (eventCursor, eventNotification)
+        case .timedOut: return Response(status: .noContent)
+        case .ended:
+            throw ServerError(.authenticationFailed, "This push token has ended (signed out, expired or revoked): sign in and create a new one")
+        }
         try await tokens.cursors.set(cursor, for: token)
         return Self.jsonResponse(notification.webServicesPayload.bytes)
     }
@@ -96,7 +125,7 @@ extension CloudServer {
     private func tokenRequest(_ request: Request, context: ServerRequestContext) async throws -> (JSONValue, PushTokens.Claims) {
         let containerIdentifier = try context.parameters.require("container")
         let environment = try Self.environment(context.parameters.require("environment"))
-        let (_, user, bytes) = try await pushContainer(request, context: context)
+        let (_, user, bytes, session) = try await pushContainer(request, context: context)
         let body: JSONValue
         do {
             body = try JSONValue.parse(bytes)
@@ -104,7 +133,8 @@ extension CloudServer {
             throw ServerError(.badRequest, "The request body is not valid JSON")
         }
         guard body.objectValue != nil else { throw ServerError(.badRequest, "The request body must be a JSON object") }
-        return (body, PushTokens.Claims(container: containerIdentifier, environment: environment, user: user, apnsEnvironment: "development"))
+        return (body, PushTokens.Claims(container: containerIdentifier, environment: environment, user: user, apnsEnvironment: "development",
+                                        session: session))
     }
 
     private static func apnsEnvironment(_ body: JSONValue) throws -> String {

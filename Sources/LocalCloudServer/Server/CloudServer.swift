@@ -23,6 +23,8 @@ package struct CloudServer: Sendable {
     let responses = ResponseCache()
     /// The web console at `/console`; `nil` with `--no-console`.
     let webConsole: WebConsole?
+    /// The open push streams and polls, ended when their user signs out.
+    let pushSessions: PushSessions
 
     init(configuration: ServerConfiguration, authenticator: any RequestAuthenticator, logger: Logger, state: ServerState? = nil) {
         self.configuration = configuration
@@ -36,11 +38,18 @@ package struct CloudServer: Sendable {
                          hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
                          sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
             : nil
+        pushSessions = PushSessions(authenticator: authenticator, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then lets in-flight requests finish and returns.
     /// - Parameter onListening: called once with the base URL (`http://HOST:PORT`) when connections are accepted.
     package func run(onListening: @escaping @Sendable (String) async -> Void) async throws {
+        // Every open push stream holds a descriptor: take all the OS allows.
+        if let limit = DescriptorLimit.raiseToHardLimit() {
+            logger.info("Open-file limit \(limit.to) (was \(limit.from))")
+        } else {
+            logger.warning("Could not read or raise the open-file limit (RLIMIT_NOFILE)")
+        }
         let app = try makeApplication(onListening: onListening)
         try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
     }

@@ -13,9 +13,52 @@ package final class PostgresIdentityStore: IdentityStore {
     static let schema = "localcloud_identity"
     private let pool: PostgresPool
     private let migrated = Mutex(false)
+    package let credentialChanges = CredentialChanges()
+    /// LISTENs to ``changesChannel`` once some container's changes are watched: one connection per
+    /// store (per node), however many push sessions it serves.
+    private let listening = Mutex<(listener: PostgresChangeListener, task: Task<Void, Never>)?>(nil)
+
+    /// The channel every node NOTIFYs after it revokes a credential (the payload is the container).
+    static let changesChannel = "localcloud_credentials"
 
     package init(url: PostgresURL) {
         pool = PostgresStore.pool(for: url)
+    }
+
+    deinit {
+        listening.withLock { listening in
+            listening?.task.cancel()
+            listening?.listener.stop()
+        }
+    }
+
+    /// Listens for every node's revocations (all containers: a ring only asks for a recheck).
+    package func watchCredentialChanges(container: String) {
+        listening.withLock { listening in
+            guard listening == nil else { return }
+            let listener = PostgresChangeListener(url: pool.url, channel: Self.changesChannel, connectTimeout: pool.url.connectTimeout,
+                                                  applicationName: "localcloud listen credentials")
+            let (_, wakeup) = listener.register()
+            let changes = credentialChanges
+            // Waits for a NOTIFY (or a reconnection, when one may have been missed), never on a timer.
+            let task = Task {
+                while !Task.isCancelled {
+                    await wakeup.wait(upTo: .seconds(24 * 3600))
+                    if Task.isCancelled { return }
+                    changes.fire()
+                }
+            }
+            listener.start()
+            listening = (listener, task)
+        }
+    }
+
+    /// Tells every node (this one too, through its LISTEN) that `container`'s credentials changed.
+    private func announceRevocation(container: String) async {
+        var s = PostgresStatement("SELECT pg_notify(")
+        s.sql += "\(s.bind(Self.changesChannel)), \(s.bind(container)))"
+        _ = try? await rows(s)
+        credentialChanges.fire()
     }
 
     static var migrator: PostgresMigrator {
@@ -108,7 +151,9 @@ package final class PostgresIdentityStore: IdentityStore {
         var s = PostgresStatement("UPDATE \(Self.schema).\(table) SET revoked = ")
         s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND \(key) = \(s.bind(value))"
         s.sql += " AND revoked IS NULL RETURNING 1"
-        return try await !rows(s).isEmpty
+        let revoked = try await !rows(s).isEmpty
+        if revoked { await announceRevocation(container: container) }
+        return revoked
     }
 
     // MARK: Accounts
@@ -182,11 +227,22 @@ package final class PostgresIdentityStore: IdentityStore {
         }
     }
 
+    package func revokeWebAuthToken(digest: String, container: String, at date: Date) async throws -> Bool {
+        var s = PostgresStatement("UPDATE \(Self.schema).web_auth_tokens SET revoked = ")
+        s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND digest = \(s.bind(digest))"
+        s.sql += " AND revoked IS NULL RETURNING 1"
+        let revoked = try await rows(s).count > 0
+        if revoked { await announceRevocation(container: container) }
+        return revoked
+    }
+
     package func revokeWebAuthTokens(user name: String, container: String, at date: Date) async throws -> Int {
         var s = PostgresStatement("UPDATE \(Self.schema).web_auth_tokens SET revoked = ")
         s.sql += "\(s.bind(date.timeIntervalSince1970)) WHERE container = \(s.bind(container)) AND account = \(s.bind(name))"
         s.sql += " AND revoked IS NULL RETURNING 1"
-        return try await rows(s).count
+        let revoked = try await rows(s).count
+        if revoked > 0 { await announceRevocation(container: container) }
+        return revoked
     }
 
     // MARK: Server-to-server keys

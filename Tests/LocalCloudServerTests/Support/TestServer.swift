@@ -78,15 +78,20 @@ final class TestServer: Sendable {
             task.cancel()
             throw CloudError(.internalError, "The test server did not start within 30 s")
         }
-        return TestServer(baseURL: url, dataDirectory: directory, task: task, authenticator: authenticator)
+        return TestServer(baseURL: url, dataDirectory: directory, task: task, authenticator: authenticator, cloudServer: server)
     }
 
-    private init(baseURL: String, dataDirectory: URL, task: Task<Void, any Error>, authenticator: any RequestAuthenticator) {
+    private init(baseURL: String, dataDirectory: URL, task: Task<Void, any Error>, authenticator: any RequestAuthenticator,
+                 cloudServer: CloudServer) {
+        self.cloudServer = cloudServer
         self.baseURL = baseURL
         self.dataDirectory = dataDirectory
         self.task = task
         self.authenticator = authenticator
     }
+
+    /// The server itself, for what only it can tell (how many push sessions it watches).
+    let cloudServer: CloudServer
 
     /// The server's authenticator; with ``startWithIdentity(now:throttle:logger:configure:)``, a ``TokenAuthenticator``.
     let authenticator: any RequestAuthenticator
