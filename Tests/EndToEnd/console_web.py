@@ -106,6 +106,12 @@ def main():
         expect(page.locator("#error")).to_contain_text("Wrong name or password")
         ok("a wrong password: 401 and the sign-in page says so")
 
+        # --- Login CSRF: a sign-in posted without the form's token (as another site's form would) is refused.
+        response = page.request.post(f"{URL}/console/signin", form={"user": ADMIN, "password": PASSWORD})
+        assert response.status == 403 and "CSRF" in response.text(), response.status
+        assert not any(c["name"] == "localcloud_console" for c in context.cookies()), context.cookies()
+        ok("login CSRF: a sign-in POST without the form's CSRF token is refused (403), even with the right password")
+
         # --- Sign in, and come back to the page asked for.
         page.fill("#password", PASSWORD)
         page.click("#signin")
@@ -237,6 +243,42 @@ def main():
         expect(page.locator("#error")).to_contain_text("choose a user to act as")
         ok("acting as alice shows her private records with a banner; as bob they are not there; no user, no private database")
 
+        # --- Zones and subscriptions, as alice in her private database: create and delete a zone,
+        # delete a subscription she made through the API; the API then agrees.
+        status, body = api("subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+            "subscriptionID": "console-thai", "subscriptionType": "query", "firesOn": ["create"],
+            "query": {"recordType": "Restaurant"}}}]}, user=ALICE, database="private")
+        assert status == 200 and "serverErrorCode" not in body["subscriptions"][0], body
+        page.goto(f"{URL}/console/zones?{console_query(db='private', **{'as': 'alice'})}")
+        expect(page.locator("#acting-banner")).to_contain_text("Acting as alice")
+        page.fill("#zone-name", "ConsoleZone")
+        page.click("#create-zone button")
+        expect(page.locator("#notice")).to_contain_text("Created zone ConsoleZone")
+        expect(page.locator("#zones tr[data-zone=ConsoleZone]")).to_have_count(1)
+        status, body = api("zones/list", {}, user=ALICE, database="private")
+        assert "ConsoleZone" in [z["zoneID"]["zoneName"] for z in body["zones"]], body
+        page.fill("#zone-name", "bad name!")
+        page.click("#create-zone button")
+        expect(page.locator("#message.failed")).to_contain_text("Zone name")
+        page.goto(f"{URL}/console/zones?{console_query(db='private', **{'as': 'alice'})}")
+        expect(page.locator("#subscriptions tr[data-subscription=console-thai]")).to_contain_text("Restaurant")
+        shot(page, "zones")
+        row = page.locator("#zones tr[data-zone=ConsoleZone]")
+        row.locator("input[name=confirm]").check()
+        row.locator("button").click()
+        expect(page.locator("#notice")).to_contain_text("Deleted zone ConsoleZone")
+        expect(page.locator("#zones tr[data-zone=ConsoleZone]")).to_have_count(0)
+        status, body = api("zones/list", {}, user=ALICE, database="private")
+        assert "ConsoleZone" not in [z["zoneID"]["zoneName"] for z in body["zones"]], body
+        page.locator("#subscriptions tr[data-subscription=console-thai] button").click()
+        expect(page.locator("#notice")).to_contain_text("Deleted subscription console-thai")
+        status, body = api("subscriptions/list", {}, user=ALICE, database="private")
+        assert status == 200 and all(s["subscriptionID"] != "console-thai" for s in body["subscriptions"]), body
+        response = page.request.post(f"{URL}/console/zones/create", form={"c": C, "env": "development", "db": "private",
+                                                                          "as": "alice", "zoneName": "Sneaky"})
+        assert response.status == 403, response.status
+        ok("zones & subscriptions as alice: a zone created and deleted (a bad name refused), her subscription deleted; the API agrees; no CSRF token, no change")
+
         # --- Tokens: create (shown once), use, revoke, refused.
         page.goto(f"{URL}/console/people?{console_query()}")
         page.fill("#token-name", "browser-made")
@@ -355,7 +397,8 @@ def main():
 
         # --- The audit log shows who did what.
         page.goto(f"{URL}/console/audit?{console_query()}")
-        for action in ["schema.field", "schema.index", "records.update", "tokens.create", "tokens.revoke", "schema.deploy"]:
+        for action in ["schema.field", "schema.index", "records.update", "tokens.create", "tokens.revoke", "schema.deploy",
+                       "zones.create", "zones.delete", "subscriptions.delete"]:
             expect(page.locator("#audit tbody", has_text=action)).to_have_count(1)
         expect(page.locator("#audit tbody tr").first).to_contain_text(ADMIN)
         shot(page, "audit")

@@ -29,8 +29,13 @@ def request(method, path, body=None, headers=None):
     return response, data
 
 
-form = urllib.parse.urlencode({"user": admin, "password": password, "next": "/console/overview"})
-response, _ = request("POST", "/console/signin", form, {"Content-Type": "application/x-www-form-urlencoded"})
+# The sign-in form carries a CSRF token tied to its cookie (login CSRF): fetch the form first.
+response, signin_page = request("GET", "/console/signin")
+signin_cookie = response.getheader("Set-Cookie").split(";")[0]
+csrf = signin_page.decode().split('name="csrf" value="')[1].split('"')[0]
+form = urllib.parse.urlencode({"user": admin, "password": password, "next": "/console/overview", "csrf": csrf})
+response, _ = request("POST", "/console/signin", form, {"Content-Type": "application/x-www-form-urlencoded",
+                                                        "Cookie": signin_cookie})
 cookie = response.getheader("Set-Cookie").split(";")[0]
 assert response.status == 303 and cookie.startswith("localcloud_console="), response.status
 q = f"c={container}&env=development"
