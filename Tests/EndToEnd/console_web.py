@@ -9,6 +9,7 @@ same), TOKEN (an API token), ALICE / BOB (web auth tokens), ADMIN / ADMIN_PASSWO
 CONTAINER, SCREENSHOTS (a directory for one PNG per section, optional), OTHER_URL (a second
 node: changes made on CONSOLE_URL must show there, optional), CHROMIUM (default /usr/bin/chromium).
 """
+import base64
 import json
 import os
 import re
@@ -215,6 +216,44 @@ def main():
             page.wait_for_function("() => { const i = document.querySelector('img.preview'); return i.complete && i.naturalWidth > 0 }")
             shot(page, "record")
             ok("the record page previews its image asset")
+
+        # --- Location, bytes and asset fields are edited too: latitude/longitude, base64, a file upload.
+        page.goto(f"{URL}/console/schema?{console_query()}")
+        for field, kind in [("coords", "LOCATION"), ("blob", "BYTES")]:
+            page.select_option("#add-field select[name=type]", "Restaurant")
+            page.fill("#add-field input[name=field]", field)
+            page.select_option("#add-field select[name=fieldType]", kind)
+            page.click("#add-field button")
+            expect(page.locator("#notice")).to_contain_text(f"Added field Restaurant.{field}")
+        photo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Assets", "Restaurants", "athena.jpg")
+        with open(photo, "rb") as handle:
+            photo_bytes = handle.read()
+        blob = base64.b64encode(b"\x00console bytes\xff").decode()
+        page.goto(f"{URL}/console/record?{console_query(name='thai-01')}")
+        page.fill("#record-fields input[name='lat.coords']", "13.7563")
+        page.fill("#record-fields input[name='lon.coords']", "100.5018")
+        page.fill("#record-fields textarea[name='f.blob']", blob)
+        page.set_input_files("#record-fields input[name='file.image']", photo)
+        page.click("#save")
+        expect(page.locator("#notice")).to_contain_text("Saved thai-01")
+        fields = lookup("thai-01")["fields"]
+        assert fields["coords"]["value"]["latitude"] == 13.7563 and fields["coords"]["value"]["longitude"] == 100.5018, fields
+        assert fields["blob"]["value"] == blob, fields["blob"]
+        assert fields["image"]["value"]["size"] == len(photo_bytes), fields["image"]
+        with urllib.request.urlopen(fields["image"]["value"]["downloadURL"], timeout=30) as response:
+            assert response.read() == photo_bytes
+        page.wait_for_function("() => { const i = document.querySelector('img.preview'); return i && i.complete && i.naturalWidth > 0 }")
+        assert page.input_value("#record-fields textarea[name='f.blob']") == blob
+        assert page.input_value("#record-fields input[name='lat.coords']") == "13.7563"
+        page.fill("#record-fields input[name='lat.coords']", "123")
+        page.click("#save")
+        expect(page.locator("#message.failed")).to_contain_text("latitude")
+        page.goto(f"{URL}/console/record?{console_query(name='thai-01')}")
+        page.fill("#record-fields textarea[name='f.blob']", "not base64!")
+        page.click("#save")
+        expect(page.locator("#message.failed")).to_contain_text("base64")
+        assert lookup("thai-01")["fields"]["coords"]["value"]["latitude"] == 13.7563
+        ok("a location (latitude, longitude), bytes (base64) and an asset (a file upload) edited in the console; the API reads them back; a latitude of 123 and bad base64 are refused")
 
         # --- Create and delete.
         page.goto(f"{URL}/console/record/new?{console_query(type='Restaurant')}")

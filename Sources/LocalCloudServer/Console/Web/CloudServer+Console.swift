@@ -68,6 +68,7 @@ extension CloudServer {
     /// Registers `/console/PATH`: signed-out requests go to the sign-in page (401 for JSON), a
     /// POST without the session's CSRF token is refused (403), and the reply becomes HTML.
     func consoleRoute(_ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ path: String,
+                      bodyLimit: Int = CloudServer.maxConsoleFormBytes,
                       _ handler: @escaping @Sendable (ConsoleRequest) async throws -> ConsoleReply) {
         guard let console = webConsole else { return }
         router.on(RouterPath("console/\(path)"), method: method) { request, context in
@@ -79,9 +80,18 @@ extension CloudServer {
             }
             let csrf = Secret.digest("console-csrf:" + token)
             var form = ConsoleForm()
+            var files: [String: ConsoleMultipart.File] = [:]
             if method == .post {
-                let bytes = try await self.collectBody(request, limit: Self.maxConsoleFormBytes)
-                form = ConsoleForm(urlEncoded: bytes)
+                let bytes = try await self.collectBody(request, limit: bodyLimit)
+                if let boundary = ConsoleMultipart.boundary(request.headers[.contentType] ?? "") {
+                    // A form with a file (the record editor's assets); anything unparsable has no CSRF token.
+                    if let parts = try? ConsoleMultipart(body: bytes, boundary: boundary) {
+                        form = parts.form
+                        files = parts.files
+                    }
+                } else {
+                    form = ConsoleForm(urlEncoded: bytes)
+                }
                 guard let sent = form["csrf"], Secret.constantTimeEquals(sent, csrf) else {
                     var response = try self.consoleHTML(console, "message", [
                         "title": "Refused", "heading": "Refused: the form has no valid CSRF token",
@@ -92,7 +102,8 @@ extension CloudServer {
                 }
             }
             let query = ConsoleForm(urlEncoded: Array((request.uri.query ?? "").utf8))
-            let consoleRequest = ConsoleRequest(admin: session.admin, csrf: csrf, sessionToken: token, query: query, form: form, uri: uri)
+            let consoleRequest = ConsoleRequest(admin: session.admin, csrf: csrf, sessionToken: token, query: query, form: form,
+                                                files: files, uri: uri)
             let reply: ConsoleReply
             do {
                 reply = try await handler(consoleRequest)
