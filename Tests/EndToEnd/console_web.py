@@ -387,6 +387,26 @@ def main():
         elapsed = time.monotonic() - started
         text = page.locator("#log").inner_text()
         assert TOKEN not in text and ALICE not in text
+        if OTHER:
+            # The cluster shares its log: a request served by the other node shows here, named by its node.
+            expect(page.locator("#log-scope")).to_contain_text("Every node")
+            other_marker = f"other-node-{int(time.time() * 1000)}"
+            started = time.monotonic()
+            subprocess.run(["curl", "-s", "-o", "/dev/null", "-X", "POST", "--data", "{}",
+                            f"{OTHER}/database/1/{C}/development/public/{other_marker}?ckAPIToken={TOKEN}&ckWebAuthToken={ALICE}"],
+                           check=True)
+            other_row = page.locator("#log-lines tr", has_text=other_marker)
+            expect(other_row).to_have_count(1, timeout=2000)
+            other_elapsed = time.monotonic() - started
+            this_node = page.locator("#log-lines tr", has_text=marker).locator("td.node").inner_text()
+            other_node = other_row.locator("td.node").inner_text()
+            assert this_node and other_node and this_node != other_node, (this_node, other_node)
+            assert TOKEN not in page.locator("#log").inner_text()
+            ok(f"the cluster's log: a request through the other node ({other_node}) showed in this node's ({this_node}) live log in {other_elapsed:.2f} s")
+            page.goto(f"{URL}/console/telemetry?{console_query()}")
+            expect(page.locator("main")).to_contain_text("Every node of the cluster")
+            page.goto(f"{URL}/console/logs?{console_query()}")
+            expect(page.locator("#log-lines tr", has_text=other_marker)).to_have_count(1)
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, "logs.png"))
         page.goto(f"{URL}/console/logs?{console_query(status='404')}")
