@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import Logging
 import Testing
 @testable import LocalCloudServer
 
@@ -17,7 +18,7 @@ struct ConsoleRenderingTests {
 
     @Test func recordTextIsEscapedEverywhere() throws {
         let console = WebConsole(store: SQLiteConsoleStore(dataDirectory: URL(fileURLWithPath: "/nonexistent")),
-                                 journal: RequestJournal(), hasher: PasswordHasher(cost: 4), sessionLifetime: 60,
+                                 journal: RequestJournal(), logger: Logger(label: "test"), hasher: PasswordHasher(cost: 4), sessionLifetime: 60,
                                  defaultContainer: "iCloud.Test")
         let html = try console.render("records", [
             "title": Self.hostile, "admin": "root", "csrf": "x", "container": Self.hostile, "notice": Self.hostile,
