@@ -62,4 +62,22 @@ struct ConsoleRenderingTests {
         #expect(try ConsoleValue.json("2026-01-31T12:00:00Z", type: .timestamp, field: "t")
                 == .object(["value": .int(1_769_860_800_000), "type": .string("TIMESTAMP")]))
     }
+
+    @Test func consoleEscapingMatchesMustacheHTML() {
+        #expect(ConsoleHTML.escape(#"<img src=x onerror="alert('1')"> & é漢字🍜"#)
+            == "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; é漢字🍜")
+        #expect(ConsoleHTML.escape("plain text, ünïcode") == "plain text, ünïcode")
+        #expect(ConsoleHTML.escape("") == "")
+    }
+
+    @Test func percentEncodingKeepsOnlyUnreservedCharacters() {
+        for text in ["iCloud.FoodPin", "a b&c=d/e?f#g", "é漢字🍜", "<img src=x>", "~-._", ""] {
+            let encoded = ConsoleForm.encode(text)
+            let allowed = Set("%-._~abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+            #expect(encoded.utf8.allSatisfy { allowed.contains($0) })
+            #expect(encoded.removingPercentEncoding == text)
+        }
+        #expect(ConsoleForm.encode("a b") == "a%20b")
+        #expect(ConsoleForm.query([("c", "x y"), ("empty", ""), ("n", nil)]) == "?c=x%20y")
+    }
 }

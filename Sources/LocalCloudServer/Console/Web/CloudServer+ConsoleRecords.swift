@@ -111,24 +111,27 @@ extension CloudServer {
         do {
             let database = try await consoleDataContainer(place).database(with: place.scope)
             let page: (matchResults: [(Record.ID, Result<Record, any Error>)], queryCursor: Query.Cursor?)
+            // The table shows four fields: only they are read (as the API's `desiredKeys` does).
+            let shown = typeSchema.userFields.prefix(4).map(\.name)
             if let marker = query.text("marker") {
                 guard let cursor = QueryCursorCoding.decode(marker) else {
                     throw CloudError(.invalidArguments, "continuationMarker is not one this server issued")
                 }
-                page = try await database.records(continuingMatchFrom: cursor, desiredKeys: nil, resultsLimit: limit)
+                page = try await database.records(continuingMatchFrom: cursor, desiredKeys: shown, resultsLimit: limit)
             } else {
                 let json = try queryJSON(type: type, typeSchema: typeSchema, query: query)
                 page = try await database.records(matching: try Query(webServices: json), inZoneWith: place.zoneID,
-                                                  desiredKeys: nil, resultsLimit: limit)
+                                                  desiredKeys: shown, resultsLimit: limit)
             }
-            let shown = typeSchema.userFields.prefix(4).map(\.name)
             context["columns"] = shown
+            // One query string for every row's link, the record name added to it.
+            let recordURL = "/console/record" + place.query() + "&name="
             context["rows"] = page.matchResults.compactMap { id, result -> [String: Any]? in
                 guard case .success(let record) = result else { return nil }
                 let fields = record.snapshot.fields
                 return [
                     "name": id.recordName,
-                    "url": "/console/record" + place.query([("name", id.recordName)]),
+                    "url": recordURL + ConsoleForm.encode(id.recordName),
                     "cells": shown.map { fields[$0].map(ConsoleValue.text) ?? "" },
                     "modified": record.modificationDate.map(Self.consoleDate) ?? "",
                 ]

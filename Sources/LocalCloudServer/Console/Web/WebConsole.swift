@@ -36,6 +36,8 @@ final class WebConsole: Sendable {
 
     /// The templates compiled into the binary, by name.
     static func library() throws -> MustacheLibrary {
+        // Registered before the templates are parsed: their first line names it.
+        MustacheContentTypes.register(ConsoleHTML(), named: ConsoleHTML.name)
         var library = MustacheLibrary()
         for (name, bytes) in ConsoleResources.templates {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)
