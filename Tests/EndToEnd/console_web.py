@@ -169,6 +169,33 @@ def main():
         assert [r["recordName"] for r in body["records"]] == ["thai-07", "thai-11", "thai-03"], body
         ok("schema: an invalid field name is refused in place; rating INT64 + SORTABLE added; the API then sorts on it")
 
+        # --- Schema: a type and a grant; the .ckdb text exported, then imported with one more type.
+        page.fill("#add-type input[name=type]", "Menu")
+        page.click("#add-type button")
+        expect(page.locator("#notice")).to_contain_text("Menu")
+        page.select_option("#add-grant select[name=type]", "Menu")
+        page.fill("#add-grant input[name=role]", "_world")
+        page.check("#add-grant input[name=read]")
+        page.click("#add-grant button")
+        expect(page.locator("#notice")).to_contain_text("Granted")
+        expect(page.locator("#type-Menu .grants")).to_contain_text("_world")
+        exported = page.request.get(URL + page.locator("#export-link").get_attribute("href"))
+        assert exported.status == 200, exported.status
+        text = exported.text()
+        assert "RECORD TYPE Menu" in text and "RECORD TYPE Restaurant" in text, text[:300]
+        page.fill("#import textarea[name=ckdb]", "DEFINE SCHEMA RECORD TYPE (")
+        page.click("#import button")
+        expect(page.locator("#error")).to_be_visible()
+        page.fill("#import textarea[name=ckdb]", text.rstrip() + "\n\n    RECORD TYPE Imported (\n        \"___recordID\" REFERENCE QUERYABLE,\n        title STRING QUERYABLE,\n"
+                  "        GRANT READ TO \"_world\"\n    );\n")
+        page.click("#import button")
+        expect(page.locator("#notice")).to_contain_text("Imported")
+        expect(page.locator("#type-Imported")).to_have_count(1)
+        expect(page.locator("#type-Restaurant tr[data-field=rating]")).to_contain_text("yes")
+        status, body = api("records/query", {"query": {"recordType": "Imported"}})
+        assert status == 200, (status, body)
+        ok("schema: a type and a READ grant added; exported as .ckdb; a broken import refused in place, the export plus a type imported")
+
         # --- Records: a filter and paging by continuation marker.
         page.goto(f"{URL}/console/records?{console_query(type='Restaurant', field='type', cmp='EQUALS', value='Thai', sort='name', limit=10)}")
         seen = []
