@@ -23,11 +23,15 @@ struct ConsoleRenderingTests {
         let html = try console.render("records", [
             "title": Self.hostile, "admin": "root", "csrf": "x", "container": Self.hostile, "notice": Self.hostile,
             "hasRows": true, "columns": [Self.hostile],
-            "rows": [["name": Self.hostile, "url": "/console/record?name=" + Self.hostile, "cells": [Self.hostile], "modified": ""]],
+            "rowsHTML": ConsoleRecordTable.rows([.init(name: Self.hostile, url: "/console/record?name=" + Self.hostile,
+                                                       cells: [Self.hostile], modified: Self.hostile)]),
+            "filterOptions": ConsoleRecordTable.options(["", Self.hostile], selected: Self.hostile),
         ])
         #expect(!html.contains("<img src=x"))
         #expect(!html.contains("</script>\""))
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;"))
+        #expect(html.contains("<option selected>&lt;img src=x"))
+        #expect(html.contains("class=\"record-link\">&lt;img src=x"))
     }
 
     @Test func chartLabelsAreEscapedAndScaled() {

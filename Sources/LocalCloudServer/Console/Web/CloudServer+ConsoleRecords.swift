@@ -92,7 +92,7 @@ extension CloudServer {
             "databases": ["public", "private", "shared"].map { ["name": $0, "selected": $0 == place.databaseName] as [String: Any] },
             "zone": place.zone,
             "types": schema.sortedRecordTypes.map { ["name": $0.name, "selected": $0.name == type] as [String: Any] },
-            "comparators": Self.consoleComparators.map { ["name": $0, "selected": $0 == (query.text("cmp") ?? "EQUALS")] as [String: Any] },
+            "comparatorOptions": ConsoleRecordTable.options(Self.consoleComparators, selected: query.text("cmp") ?? "EQUALS"),
             "value": query["value"] ?? "",
             "descending": query.text("order") == "desc",
             "users": try await state.identity.users(container: place.container).map { user in
@@ -104,8 +104,8 @@ extension CloudServer {
             return context
         }
         let fieldNames = typeSchema.fields.map { SystemField(storedName: $0.name)?.consoleName ?? $0.name }
-        context["filterFields"] = ([""] + fieldNames).map { ["name": $0, "selected": $0 == (query.text("field") ?? "")] as [String: Any] }
-        context["sortFields"] = ([""] + fieldNames).map { ["name": $0, "selected": $0 == (query.text("sort") ?? "")] as [String: Any] }
+        context["filterOptions"] = ConsoleRecordTable.options([""] + fieldNames, selected: query.text("field") ?? "")
+        context["sortOptions"] = ConsoleRecordTable.options([""] + fieldNames, selected: query.text("sort") ?? "")
         context["newURL"] = "/console/record/new" + place.query([("type", type)])
         let limit = min(max(Int(query.text("limit") ?? "") ?? Self.consolePageSize, 1), Self.maximumResultsLimit)
         do {
@@ -126,16 +126,13 @@ extension CloudServer {
             context["columns"] = shown
             // One query string for every row's link, the record name added to it.
             let recordURL = "/console/record" + place.query() + "&name="
-            context["rows"] = page.matchResults.compactMap { id, result -> [String: Any]? in
+            context["rowsHTML"] = ConsoleRecordTable.rows(page.matchResults.compactMap { id, result in
                 guard case .success(let record) = result else { return nil }
                 let fields = record.snapshot.fields
-                return [
-                    "name": id.recordName,
-                    "url": recordURL + ConsoleForm.encode(id.recordName),
-                    "cells": shown.map { fields[$0].map(ConsoleValue.text) ?? "" },
-                    "modified": record.modificationDate.map(Self.consoleDate) ?? "",
-                ]
-            }
+                return ConsoleRecordTable.Row(name: id.recordName, url: recordURL + ConsoleForm.encode(id.recordName),
+                                              cells: shown.map { fields[$0].map(ConsoleValue.text) ?? "" },
+                                              modified: record.modificationDate.map(Self.consoleDate) ?? "")
+            })
             context["hasRows"] = !page.matchResults.isEmpty
             if let cursor = page.queryCursor {
                 var next = query.fields.map { ($0.key, Optional($0.value)) }.filter { $0.0 != "marker" && $0.0 != "notice" }
