@@ -9,6 +9,7 @@ same), TOKEN (an API token), ALICE / BOB (web auth tokens), ADMIN / ADMIN_PASSWO
 CONTAINER, SCREENSHOTS (a directory for one PNG per section, optional), OTHER_URL (a second
 node: changes made on CONSOLE_URL must show there, optional), CHROMIUM (default /usr/bin/chromium).
 """
+import base64
 import json
 import os
 import re
@@ -106,6 +107,12 @@ def main():
         expect(page.locator("#error")).to_contain_text("Wrong name or password")
         ok("a wrong password: 401 and the sign-in page says so")
 
+        # --- Login CSRF: a sign-in posted without the form's token (as another site's form would) is refused.
+        response = page.request.post(f"{URL}/console/signin", form={"user": ADMIN, "password": PASSWORD})
+        assert response.status == 403 and "CSRF" in response.text(), response.status
+        assert not any(c["name"] == "localcloud_console" for c in context.cookies()), context.cookies()
+        ok("login CSRF: a sign-in POST without the form's CSRF token is refused (403), even with the right password")
+
         # --- Sign in, and come back to the page asked for.
         page.fill("#password", PASSWORD)
         page.click("#signin")
@@ -162,6 +169,33 @@ def main():
         assert [r["recordName"] for r in body["records"]] == ["thai-07", "thai-11", "thai-03"], body
         ok("schema: an invalid field name is refused in place; rating INT64 + SORTABLE added; the API then sorts on it")
 
+        # --- Schema: a type and a grant; the .ckdb text exported, then imported with one more type.
+        page.fill("#add-type input[name=type]", "Menu")
+        page.click("#add-type button")
+        expect(page.locator("#notice")).to_contain_text("Menu")
+        page.select_option("#add-grant select[name=type]", "Menu")
+        page.fill("#add-grant input[name=role]", "_world")
+        page.check("#add-grant input[name=read]")
+        page.click("#add-grant button")
+        expect(page.locator("#notice")).to_contain_text("Granted")
+        expect(page.locator("#type-Menu .grants")).to_contain_text("_world")
+        exported = page.request.get(URL + page.locator("#export-link").get_attribute("href"))
+        assert exported.status == 200, exported.status
+        text = exported.text()
+        assert "RECORD TYPE Menu" in text and "RECORD TYPE Restaurant" in text, text[:300]
+        page.fill("#import textarea[name=ckdb]", "DEFINE SCHEMA RECORD TYPE (")
+        page.click("#import button")
+        expect(page.locator("#error")).to_be_visible()
+        page.fill("#import textarea[name=ckdb]", text.rstrip() + "\n\n    RECORD TYPE Imported (\n        \"___recordID\" REFERENCE QUERYABLE,\n        title STRING QUERYABLE,\n"
+                  "        GRANT READ TO \"_world\"\n    );\n")
+        page.click("#import button")
+        expect(page.locator("#notice")).to_contain_text("Imported")
+        expect(page.locator("#type-Imported")).to_have_count(1)
+        expect(page.locator("#type-Restaurant tr[data-field=rating]")).to_contain_text("yes")
+        status, body = api("records/query", {"query": {"recordType": "Imported"}})
+        assert status == 200, (status, body)
+        ok("schema: a type and a READ grant added; exported as .ckdb; a broken import refused in place, the export plus a type imported")
+
         # --- Records: a filter and paging by continuation marker.
         page.goto(f"{URL}/console/records?{console_query(type='Restaurant', field='type', cmp='EQUALS', value='Thai', sort='name', limit=10)}")
         seen = []
@@ -210,6 +244,44 @@ def main():
             shot(page, "record")
             ok("the record page previews its image asset")
 
+        # --- Location, bytes and asset fields are edited too: latitude/longitude, base64, a file upload.
+        page.goto(f"{URL}/console/schema?{console_query()}")
+        for field, kind in [("coords", "LOCATION"), ("blob", "BYTES")]:
+            page.select_option("#add-field select[name=type]", "Restaurant")
+            page.fill("#add-field input[name=field]", field)
+            page.select_option("#add-field select[name=fieldType]", kind)
+            page.click("#add-field button")
+            expect(page.locator("#notice")).to_contain_text(f"Added field Restaurant.{field}")
+        photo = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Assets", "Restaurants", "athena.jpg")
+        with open(photo, "rb") as handle:
+            photo_bytes = handle.read()
+        blob = base64.b64encode(b"\x00console bytes\xff").decode()
+        page.goto(f"{URL}/console/record?{console_query(name='thai-01')}")
+        page.fill("#record-fields input[name='lat.coords']", "13.7563")
+        page.fill("#record-fields input[name='lon.coords']", "100.5018")
+        page.fill("#record-fields textarea[name='f.blob']", blob)
+        page.set_input_files("#record-fields input[name='file.image']", photo)
+        page.click("#save")
+        expect(page.locator("#notice")).to_contain_text("Saved thai-01")
+        fields = lookup("thai-01")["fields"]
+        assert fields["coords"]["value"]["latitude"] == 13.7563 and fields["coords"]["value"]["longitude"] == 100.5018, fields
+        assert fields["blob"]["value"] == blob, fields["blob"]
+        assert fields["image"]["value"]["size"] == len(photo_bytes), fields["image"]
+        with urllib.request.urlopen(fields["image"]["value"]["downloadURL"], timeout=30) as response:
+            assert response.read() == photo_bytes
+        page.wait_for_function("() => { const i = document.querySelector('img.preview'); return i && i.complete && i.naturalWidth > 0 }")
+        assert page.input_value("#record-fields textarea[name='f.blob']") == blob
+        assert page.input_value("#record-fields input[name='lat.coords']") == "13.7563"
+        page.fill("#record-fields input[name='lat.coords']", "123")
+        page.click("#save")
+        expect(page.locator("#message.failed")).to_contain_text("latitude")
+        page.goto(f"{URL}/console/record?{console_query(name='thai-01')}")
+        page.fill("#record-fields textarea[name='f.blob']", "not base64!")
+        page.click("#save")
+        expect(page.locator("#message.failed")).to_contain_text("base64")
+        assert lookup("thai-01")["fields"]["coords"]["value"]["latitude"] == 13.7563
+        ok("a location (latitude, longitude), bytes (base64) and an asset (a file upload) edited in the console; the API reads them back; a latitude of 123 and bad base64 are refused")
+
         # --- Create and delete.
         page.goto(f"{URL}/console/record/new?{console_query(type='Restaurant')}")
         page.fill("#new-name", "console-made")
@@ -236,6 +308,42 @@ def main():
         page.goto(f"{URL}/console/records?{console_query(db='private', type='Restaurant')}")
         expect(page.locator("#error")).to_contain_text("choose a user to act as")
         ok("acting as alice shows her private records with a banner; as bob they are not there; no user, no private database")
+
+        # --- Zones and subscriptions, as alice in her private database: create and delete a zone,
+        # delete a subscription she made through the API; the API then agrees.
+        status, body = api("subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+            "subscriptionID": "console-thai", "subscriptionType": "query", "firesOn": ["create"],
+            "query": {"recordType": "Restaurant"}}}]}, user=ALICE, database="private")
+        assert status == 200 and "serverErrorCode" not in body["subscriptions"][0], body
+        page.goto(f"{URL}/console/zones?{console_query(db='private', **{'as': 'alice'})}")
+        expect(page.locator("#acting-banner")).to_contain_text("Acting as alice")
+        page.fill("#zone-name", "ConsoleZone")
+        page.click("#create-zone button")
+        expect(page.locator("#notice")).to_contain_text("Created zone ConsoleZone")
+        expect(page.locator("#zones tr[data-zone=ConsoleZone]")).to_have_count(1)
+        status, body = api("zones/list", {}, user=ALICE, database="private")
+        assert "ConsoleZone" in [z["zoneID"]["zoneName"] for z in body["zones"]], body
+        page.fill("#zone-name", "bad name!")
+        page.click("#create-zone button")
+        expect(page.locator("#message.failed")).to_contain_text("Zone name")
+        page.goto(f"{URL}/console/zones?{console_query(db='private', **{'as': 'alice'})}")
+        expect(page.locator("#subscriptions tr[data-subscription=console-thai]")).to_contain_text("Restaurant")
+        shot(page, "zones")
+        row = page.locator("#zones tr[data-zone=ConsoleZone]")
+        row.locator("input[name=confirm]").check()
+        row.locator("button").click()
+        expect(page.locator("#notice")).to_contain_text("Deleted zone ConsoleZone")
+        expect(page.locator("#zones tr[data-zone=ConsoleZone]")).to_have_count(0)
+        status, body = api("zones/list", {}, user=ALICE, database="private")
+        assert "ConsoleZone" not in [z["zoneID"]["zoneName"] for z in body["zones"]], body
+        page.locator("#subscriptions tr[data-subscription=console-thai] button").click()
+        expect(page.locator("#notice")).to_contain_text("Deleted subscription console-thai")
+        status, body = api("subscriptions/list", {}, user=ALICE, database="private")
+        assert status == 200 and all(s["subscriptionID"] != "console-thai" for s in body["subscriptions"]), body
+        response = page.request.post(f"{URL}/console/zones/create", form={"c": C, "env": "development", "db": "private",
+                                                                          "as": "alice", "zoneName": "Sneaky"})
+        assert response.status == 403, response.status
+        ok("zones & subscriptions as alice: a zone created and deleted (a bad name refused), her subscription deleted; the API agrees; no CSRF token, no change")
 
         # --- Tokens: create (shown once), use, revoke, refused.
         page.goto(f"{URL}/console/people?{console_query()}")
@@ -306,6 +414,26 @@ def main():
         elapsed = time.monotonic() - started
         text = page.locator("#log").inner_text()
         assert TOKEN not in text and ALICE not in text
+        if OTHER:
+            # The cluster shares its log: a request served by the other node shows here, named by its node.
+            expect(page.locator("#log-scope")).to_contain_text("Every node")
+            other_marker = f"other-node-{int(time.time() * 1000)}"
+            started = time.monotonic()
+            subprocess.run(["curl", "-s", "-o", "/dev/null", "-X", "POST", "--data", "{}",
+                            f"{OTHER}/database/1/{C}/development/public/{other_marker}?ckAPIToken={TOKEN}&ckWebAuthToken={ALICE}"],
+                           check=True)
+            other_row = page.locator("#log-lines tr", has_text=other_marker)
+            expect(other_row).to_have_count(1, timeout=2000)
+            other_elapsed = time.monotonic() - started
+            this_node = page.locator("#log-lines tr", has_text=marker).locator("td.node").inner_text()
+            other_node = other_row.locator("td.node").inner_text()
+            assert this_node and other_node and this_node != other_node, (this_node, other_node)
+            assert TOKEN not in page.locator("#log").inner_text()
+            ok(f"the cluster's log: a request through the other node ({other_node}) showed in this node's ({this_node}) live log in {other_elapsed:.2f} s")
+            page.goto(f"{URL}/console/telemetry?{console_query()}")
+            expect(page.locator("main")).to_contain_text("Every node of the cluster")
+            page.goto(f"{URL}/console/logs?{console_query()}")
+            expect(page.locator("#log-lines tr", has_text=other_marker)).to_have_count(1)
         if SHOTS:
             page.screenshot(path=os.path.join(SHOTS, "logs.png"))
         page.goto(f"{URL}/console/logs?{console_query(status='404')}")
@@ -355,7 +483,8 @@ def main():
 
         # --- The audit log shows who did what.
         page.goto(f"{URL}/console/audit?{console_query()}")
-        for action in ["schema.field", "schema.index", "records.update", "tokens.create", "tokens.revoke", "schema.deploy"]:
+        for action in ["schema.field", "schema.index", "records.update", "tokens.create", "tokens.revoke", "schema.deploy",
+                       "zones.create", "zones.delete", "subscriptions.delete"]:
             expect(page.locator("#audit tbody", has_text=action)).to_have_count(1)
         expect(page.locator("#audit tbody tr").first).to_contain_text(ADMIN)
         shot(page, "audit")

@@ -47,18 +47,33 @@ openssl req -x509 -newkey rsa:2048 -nodes -keyout "$TMP/key.pem" -out "$TMP/cert
   -addext "subjectAltName=IP:127.0.0.1" >/dev/null 2>&1 || fail "openssl could not make a certificate"
 serve_start "$DATA" --tls-certificate "$TMP/cert.pem" --tls-key "$TMP/key.pem"
 [[ "$SERVE_URL" == https://* ]] || fail "TLS: serve printed $SERVE_URL"
-curl -sS --cacert "$TMP/cert.pem" -o /dev/null -D "$TMP/headers" \
-  --data-urlencode user=root --data-urlencode "password=$ADMIN_PASSWORD" "$SERVE_URL/console/signin"
+# The sign-in form's CSRF token (login CSRF) belongs to the sign-in cookie: fetch the form first.
+signin_post() {  # PASSWORD [curl options…]: POSTs the sign-in form with its token and cookie
+  local password="$1" csrf; shift
+  csrf="$(curl -sS --cacert "$TMP/cert.pem" -c "$TMP/jar" -b "$TMP/jar" "$SERVE_URL/console/signin" \
+    | sed -n 's/.*name="csrf" value="\([0-9a-f]*\)".*/\1/p')"
+  [ -n "$csrf" ] || fail "the sign-in form has no CSRF token"
+  curl -sS --cacert "$TMP/cert.pem" -b "$TMP/jar" "$@" --data-urlencode user=root --data-urlencode "password=$password" \
+    --data-urlencode "csrf=$csrf" "$SERVE_URL/console/signin"
+}
+status="$(curl -sS --cacert "$TMP/cert.pem" -o /dev/null -w '%{http_code}' -b "$TMP/jar" \
+  --data-urlencode user=root --data-urlencode "password=$ADMIN_PASSWORD" "$SERVE_URL/console/signin")"
+[ "$status" = 403 ] || fail "login CSRF: a sign-in POST without the form's token answered $status, want 403"
+status="$(curl -sS --cacert "$TMP/cert.pem" -o /dev/null -w '%{http_code}' -c "$TMP/jar" -b "$TMP/jar" \
+  --data-urlencode user=root --data-urlencode "password=$ADMIN_PASSWORD" --data-urlencode "csrf=$(printf '0%.0s' {1..64})" \
+  "$SERVE_URL/console/signin")"
+[ "$status" = 403 ] || fail "login CSRF: a sign-in POST with a wrong token answered $status, want 403"
+pass "login CSRF: a sign-in POST without (or with a wrong) form token is refused (403), even with the right password"
+signin_post "$ADMIN_PASSWORD" -o /dev/null -D "$TMP/headers"
 grep -i '^set-cookie: localcloud_console=' "$TMP/headers" > "$TMP/cookie" || fail "TLS: no session cookie"
 for attribute in Secure HttpOnly "SameSite=Strict" "Path=/console"; do
   grep -qi "; *$attribute" "$TMP/cookie" || fail "TLS: the session cookie lacks $attribute: $(cat "$TMP/cookie")"
 done
 for attempt in 1 2 3 4 5; do
-  status="$(curl -sS --cacert "$TMP/cert.pem" -o /dev/null -w '%{http_code}' --data 'user=root&password=wrong' "$SERVE_URL/console/signin")"
+  status="$(signin_post wrong -o /dev/null -w '%{http_code}')"
   [ "$status" = 401 ] || fail "wrong password $attempt: HTTP $status, want 401"
 done
-status="$(curl -sS --cacert "$TMP/cert.pem" -o /dev/null -D "$TMP/throttled" -w '%{http_code}' \
-  --data-urlencode user=root --data-urlencode "password=$ADMIN_PASSWORD" "$SERVE_URL/console/signin")"
+status="$(signin_post "$ADMIN_PASSWORD" -o /dev/null -D "$TMP/throttled" -w '%{http_code}')"
 [ "$status" = 429 ] && grep -qi '^retry-after: ' "$TMP/throttled" || fail "after 5 wrong passwords: HTTP $status, want 429 with Retry-After"
 serve_stop
 pass "TLS: the console's session cookie is Secure, HttpOnly, SameSite=Strict; 5 wrong passwords lock the name out (429, Retry-After)"

@@ -3,7 +3,9 @@
 # configuration (node 2 marked `backup`, so the browser's requests reach node 1 through nginx).
 # The whole browser run of console_web.py goes through nginx, and then node 2, reached directly
 # with the same session cookie, shows the schema change and the edit made on node 1; signing out
-# on node 1 ends the session on node 2. Admins live in the database (`admins add --database`).
+# on node 1 ends the session on node 2. Admins live in the database (`admins add --database`). The
+# request log is the cluster's: a request made straight to node 2 shows in node 1's live log
+# (through nginx) within 2 s, with the node that served it.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 source "$HERE/support/serve.sh"

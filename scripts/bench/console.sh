@@ -2,7 +2,7 @@
 # Console benchmark (issue 22): every web console page at 100,000 restaurants, 100 loads each,
 # and the records page against the API query of the same page.
 #
-#   scripts/bench/console.sh [--records 100000] [--loads 100] [--debug] [--no-build]
+#   scripts/bench/console.sh [--records 100000] [--loads 100] [--debug] [--no-build] [--scratch-path DIR]
 #
 # Builds `localcloud` and `localcloud-bench` in release (debug with --debug), seeds the restaurants
 # (`localcloud-bench seed`), adds an administrator, and runs scripts/bench/console_pages.py
@@ -18,14 +18,17 @@ while [ $# -gt 0 ]; do
     --loads) LOADS="$2"; shift 2 ;;
     --debug) CONFIG=debug; shift ;;
     --no-build) BUILD=no; shift ;;
-    *) echo "usage: $0 [--records N] [--loads N] [--debug] [--no-build]" >&2; exit 2 ;;
+    --scratch-path) SCRATCH=(--scratch-path "$2"); shift 2 ;;
+    *) echo "usage: $0 [--records N] [--loads N] [--debug] [--no-build] [--scratch-path DIR]" >&2; exit 2 ;;
   esac
 done
+SCRATCH=("${SCRATCH[@]:-}")
+[ -n "${SCRATCH[0]}" ] || SCRATCH=()
 if [ "${BUILD:-yes}" = yes ]; then
-  swift build -c "$CONFIG" --product localcloud >&2
-  swift build -c "$CONFIG" --product localcloud-bench >&2
+  swift build -c "$CONFIG" "${SCRATCH[@]}" --product localcloud >&2
+  swift build -c "$CONFIG" "${SCRATCH[@]}" --product localcloud-bench >&2
 fi
-BIN="$(swift build -c "$CONFIG" --show-bin-path)"
+BIN="$(swift build -c "$CONFIG" "${SCRATCH[@]}" --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 

@@ -34,7 +34,7 @@ package struct CloudServer: Sendable {
         let state = state ?? .local(dataDirectory: configuration.dataDirectory)
         self.state = state
         webConsole = configuration.console
-            ? WebConsole(store: state.console, journal: RequestJournal(),
+            ? WebConsole(store: state.console, journal: RequestJournal(), shared: state.requestLog, logger: logger,
                          hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
                          sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
             : nil
@@ -95,6 +95,8 @@ package struct CloudServer: Sendable {
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "LocalCloud"),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
+                // The cluster's log names each node by host and port.
+                self.webConsole?.cluster?.setNode("\(ProcessInfo.processInfo.hostName):\(port)")
                 await onListening("\(scheme)://\(Self.urlHost(host)):\(port)")
             },
             logger: logger

@@ -14,13 +14,17 @@ package struct ServerState: Sendable {
     package var push: @Sendable () async throws -> PushTokens
     /// The web console's administrators, sessions and audit log.
     package var console: any ConsoleStore
+    /// The request log and telemetry every node's console shows; `nil` on one node, whose console
+    /// shows its own journal (in memory).
+    package var requestLog: (any SharedRequestLog)?
 
     package init(identity: any IdentityStore, uploads: any UploadGrantStore, push: @escaping @Sendable () async throws -> PushTokens,
-                 console: any ConsoleStore) {
+                 console: any ConsoleStore, requestLog: (any SharedRequestLog)? = nil) {
         self.identity = identity
         self.uploads = uploads
         self.push = push
         self.console = console
+        self.requestLog = requestLog
     }
 
     /// The data directory's identity files, upload URLs in this process, the key file and `.push.sqlite`.

@@ -30,6 +30,19 @@ package final class PostgresConsoleStore: ConsoleStore {
                 action text NOT NULL, detail text NOT NULL)
             """,
         ])
+        migrator.register(2, "the cluster's request log and telemetry minutes, per node", [
+            """
+            CREATE TABLE \(s).requests (id bigserial PRIMARY KEY, node text NOT NULL, time double precision NOT NULL,
+                method text NOT NULL, path text NOT NULL, status integer NOT NULL, ms double precision NOT NULL,
+                "user" text, code text)
+            """,
+            "CREATE INDEX requests_by_time ON \(s).requests (time)",
+            """
+            CREATE TABLE \(s).minutes (node text NOT NULL, minute bigint NOT NULL, requests integer NOT NULL,
+                errors text NOT NULL, latencies double precision[] NOT NULL, streams integer NOT NULL, PRIMARY KEY (node, minute))
+            """,
+            "CREATE TABLE \(s).nodes (node text PRIMARY KEY, open_streams integer NOT NULL, updated double precision NOT NULL)",
+        ])
         return migrator
     }
 
@@ -49,7 +62,7 @@ package final class PostgresConsoleStore: ConsoleStore {
         return pool
     }
 
-    private func rows(_ statement: PostgresStatement) async throws -> [PostgresRow] {
+    func rows(_ statement: PostgresStatement) async throws -> [PostgresRow] {
         do {
             return try await ready().rows(statement.sql, statement.binds)
         } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23505" {

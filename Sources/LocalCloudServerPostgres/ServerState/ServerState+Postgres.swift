@@ -25,7 +25,7 @@ extension ServerState {
         let console = PostgresConsoleStore(url: url)
         try await console.prepare()
         return ServerState(identity: identity, uploads: PostgresUploadGrants(tables: tables),
-                           push: { try await tables.pushTokens() }, console: console)
+                           push: { try await tables.pushTokens() }, console: console, requestLog: console)
     }
 }
 

@@ -13,7 +13,12 @@ nginx_prefix() {
   local dir="$1" workers="$2" access="$3"
   [ "$access" = off ] || access="$dir/$access"
   mkdir -p "$dir"
+  # As root (CI), workers would run as nobody and could not write request bodies larger than the
+  # buffer (an asset upload) into DIR/body, inside the test's private temporary directory.
+  local user=""
+  [ "$(id -u)" = 0 ] && user="user root;"
   cat > "$dir/nginx.conf" <<CONF
+$user
 worker_processes $workers;
 pid $dir/nginx.pid;
 error_log $dir/error.log warn;

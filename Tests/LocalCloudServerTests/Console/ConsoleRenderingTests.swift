@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import Logging
 import Testing
 @testable import LocalCloudServer
 
@@ -17,16 +18,20 @@ struct ConsoleRenderingTests {
 
     @Test func recordTextIsEscapedEverywhere() throws {
         let console = WebConsole(store: SQLiteConsoleStore(dataDirectory: URL(fileURLWithPath: "/nonexistent")),
-                                 journal: RequestJournal(), hasher: PasswordHasher(cost: 4), sessionLifetime: 60,
+                                 journal: RequestJournal(), logger: Logger(label: "test"), hasher: PasswordHasher(cost: 4), sessionLifetime: 60,
                                  defaultContainer: "iCloud.Test")
         let html = try console.render("records", [
             "title": Self.hostile, "admin": "root", "csrf": "x", "container": Self.hostile, "notice": Self.hostile,
             "hasRows": true, "columns": [Self.hostile],
-            "rows": [["name": Self.hostile, "url": "/console/record?name=" + Self.hostile, "cells": [Self.hostile], "modified": ""]],
+            "rowsHTML": ConsoleRecordTable.rows([.init(name: Self.hostile, url: "/console/record?name=" + Self.hostile,
+                                                       cells: [Self.hostile], modified: Self.hostile)]),
+            "filterOptions": ConsoleRecordTable.options(["", Self.hostile], selected: Self.hostile),
         ])
         #expect(!html.contains("<img src=x"))
         #expect(!html.contains("</script>\""))
         #expect(html.contains("&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;"))
+        #expect(html.contains("<option selected>&lt;img src=x"))
+        #expect(html.contains("class=\"record-link\">&lt;img src=x"))
     }
 
     @Test func chartLabelsAreEscapedAndScaled() {
@@ -60,5 +65,23 @@ struct ConsoleRenderingTests {
                 == .object(["value": .array([.string("a"), .string("b")]), "type": .string("STRING_LIST")]))
         #expect(try ConsoleValue.json("2026-01-31T12:00:00Z", type: .timestamp, field: "t")
                 == .object(["value": .int(1_769_860_800_000), "type": .string("TIMESTAMP")]))
+    }
+
+    @Test func consoleEscapingMatchesMustacheHTML() {
+        #expect(ConsoleHTML.escape(#"<img src=x onerror="alert('1')"> & é漢字🍜"#)
+            == "&lt;img src=x onerror=&quot;alert(&#39;1&#39;)&quot;&gt; &amp; é漢字🍜")
+        #expect(ConsoleHTML.escape("plain text, ünïcode") == "plain text, ünïcode")
+        #expect(ConsoleHTML.escape("") == "")
+    }
+
+    @Test func percentEncodingKeepsOnlyUnreservedCharacters() {
+        for text in ["iCloud.FoodPin", "a b&c=d/e?f#g", "é漢字🍜", "<img src=x>", "~-._", ""] {
+            let encoded = ConsoleForm.encode(text)
+            let allowed = Set("%-._~abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789".utf8)
+            #expect(encoded.utf8.allSatisfy { allowed.contains($0) })
+            #expect(encoded.removingPercentEncoding == text)
+        }
+        #expect(ConsoleForm.encode("a b") == "a%20b")
+        #expect(ConsoleForm.query([("c", "x y"), ("empty", ""), ("n", nil)]) == "?c=x%20y")
     }
 }

@@ -60,4 +60,25 @@ struct RequestJournalTests {
         #expect(journal.lastHour().allSatisfy { $0.requests == 0 })
         journal.checkInvariants()
     }
+
+    @Test func nodesMergeIntoOneHour() {
+        let a = RequestJournal.hour(ending: 100, buckets: [RequestJournal.Minute(start: 99, requests: 2, errors: ["X": 1], latencies: [1, 3], streams: 1)],
+                                    openStreams: 1)
+        let b = RequestJournal.hour(ending: 100, buckets: [RequestJournal.Minute(start: 99, requests: 1, errors: ["X": 2, "Y": 1], latencies: [2], streams: 2)],
+                                    openStreams: 0)
+        let merged = RequestJournal.Minute.merged([a, b])
+        #expect(merged.count == 60 && merged.map(\.start) == Array(41...100))
+        #expect(merged[58].requests == 3 && merged[58].errors == ["X": 3, "Y": 1] && merged[58].streams == 3)
+        #expect(merged[58].latency(quantile: 0.5) == 2)
+        // The stream counts are carried into the quiet last minute: node a still has one open, b none.
+        #expect(merged[59].requests == 0 && merged[59].streams == 1)
+        #expect(RequestJournal.Minute.merged([]).isEmpty)
+    }
+
+    @Test func sharedSamplesAreAnEvenSpread() {
+        let samples = (1...10_000).map(Double.init)
+        let spread = ClusterJournal.spread(samples, count: 1000)
+        #expect(spread.count == 1000 && spread.first == 1 && spread.last == 9991)
+        #expect(ClusterJournal.spread([1, 2], count: 1000) == [1, 2])
+    }
 }

@@ -22,10 +22,10 @@ function startLiveLog(table) {
       const data = await response.json();
       for (const line of data.lines) {
         const row = document.createElement("tr");
-        for (const key of ["time", "method", "path", "status", "code", "ms", "user"]) {
+        for (const key of ["time", "method", "path", "status", "code", "ms", "user", "node"]) {
           const cell = document.createElement("td");
           cell.textContent = line[key];
-          if (key === "path") cell.className = "path";
+          if (key === "path" || key === "node") cell.className = key;
           row.appendChild(cell);
         }
         body.insertBefore(row, body.firstChild);

@@ -1,8 +1,8 @@
 /// The log page's filters: status (`404`, `4xx`), a path fragment, a user.
-struct LogFilter: Sendable {
-    var status: String?
-    var path: String?
-    var user: String?
+package struct LogFilter: Sendable {
+    package var status: String?
+    package var path: String?
+    package var user: String?
 
     init(_ form: ConsoleForm) {
         status = form.text("status")
@@ -10,7 +10,16 @@ struct LogFilter: Sendable {
         user = form.text("user")
     }
 
-    func matches(_ line: RequestJournal.Line) -> Bool {
+    /// The status filter as a range of codes: `404` is 404...404, `4xx` is 400...499; `nil` for none,
+    /// an empty range for text that is neither (which matches nothing).
+    package var statusRange: ClosedRange<Int>?? {
+        guard let status else { return .none }
+        if status.count == 3, status.hasSuffix("xx"), let digit = status.first?.wholeNumberValue { return (digit * 100)...(digit * 100 + 99) }
+        if let code = Int(status) { return code...code }
+        return .some(nil)
+    }
+
+    package func matches(_ line: RequestJournal.Line) -> Bool {
         if let status {
             let code = String(line.status)
             if status.count == 3, status.hasSuffix("xx") {

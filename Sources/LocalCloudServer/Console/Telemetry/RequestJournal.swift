@@ -9,24 +9,49 @@ import Synchronization
 ///
 /// Invariant: line sequence numbers increase by one from `first` to the newest; there are at most
 /// ``capacity`` lines and ``minutes`` buckets, and each bucket's latency samples stay under ``samplesPerMinute``.
-final class RequestJournal: Sendable {
-    struct Line: Sendable {
-        var sequence: Int
-        var time: Date
-        var method: String
-        var path: String
-        var status: Int
-        var milliseconds: Double
-        var user: String?
-        var errorCode: String?
+package final class RequestJournal: Sendable {
+    package struct Line: Sendable, Equatable {
+        package var sequence: Int
+        package var time: Date
+        package var method: String
+        package var path: String
+        package var status: Int
+        package var milliseconds: Double
+        package var user: String?
+        package var errorCode: String?
+        /// The node that served it (`host:port`), on a cluster's shared log.
+        package var node: String?
+
+        package init(sequence: Int, time: Date, method: String, path: String, status: Int, milliseconds: Double,
+                     user: String?, errorCode: String?, node: String? = nil) {
+            self.sequence = sequence
+            self.time = time
+            self.method = method
+            self.path = path
+            self.status = status
+            self.milliseconds = milliseconds
+            self.user = user
+            self.errorCode = errorCode
+            self.node = node
+        }
     }
 
-    struct Minute: Sendable {
-        var start: Int
-        var requests = 0
-        var errors: [String: Int] = [:]
-        var latencies: [Double] = []
-        var streams = 0
+    package struct Minute: Sendable, Equatable {
+        /// Minutes since 1970.
+        package var start: Int
+        package var requests = 0
+        package var errors: [String: Int] = [:]
+        package var latencies: [Double] = []
+        /// The most push streams open at once in the minute.
+        package var streams = 0
+
+        package init(start: Int, requests: Int = 0, errors: [String: Int] = [:], latencies: [Double] = [], streams: Int = 0) {
+            self.start = start
+            self.requests = requests
+            self.errors = errors
+            self.latencies = latencies
+            self.streams = streams
+        }
     }
 
     static let capacity = 2000
@@ -42,9 +67,19 @@ final class RequestJournal: Sendable {
 
     private let state = Mutex(State())
     private let now: @Sendable () -> Date
+    /// Told of every new line and stream count (a cluster's publisher).
+    private let listener = Mutex<(@Sendable () -> Void)?>(nil)
 
     init(now: @escaping @Sendable () -> Date = { Date() }) {
         self.now = now
+    }
+
+    func onChange(_ action: @escaping @Sendable () -> Void) {
+        listener.withLock { $0 = action }
+    }
+
+    private func changed() {
+        listener.withLock { $0 }?()
     }
 
     /// Records one finished request.
@@ -61,6 +96,7 @@ final class RequestJournal: Sendable {
                 if minute.latencies.count < Self.samplesPerMinute { minute.latencies.append(milliseconds) }
             }
         }
+        changed()
     }
 
     /// A push stream opened (+1) or closed (-1).
@@ -71,9 +107,21 @@ final class RequestJournal: Sendable {
             let open = state.openStreams
             Self.bucket(&state, at: time) { $0.streams = max($0.streams, open) }
         }
+        changed()
     }
 
+    /// The minutes with activity from `start` on (minutes since 1970), oldest first.
+    func minutes(from start: Int) -> [Minute] {
+        state.withLock { state in state.buckets.filter { $0.start >= start } }
+    }
+
+    /// The current minute (minutes since 1970) by this journal's clock.
+    var currentMinute: Int { Int(now().timeIntervalSince1970 / 60) }
+
     var openStreams: Int { state.withLock { $0.openStreams } }
+
+    /// The sequence of the newest line; 0 before the first.
+    var newestSequence: Int { state.withLock { $0.next - 1 } }
 
     private static func bucket(_ state: inout State, at time: Date, _ change: (inout Minute) -> Void) {
         let start = Int(time.timeIntervalSince1970 / 60)
@@ -94,6 +142,12 @@ final class RequestJournal: Sendable {
     func lastHour() -> [Minute] {
         let current = Int(now().timeIntervalSince1970 / 60)
         let (buckets, open) = state.withLock { ($0.buckets, $0.openStreams) }
+        return Self.hour(ending: current, buckets: buckets, openStreams: open)
+    }
+
+    /// Sixty minutes ending at `current` from one node's buckets: quiet minutes filled in, the
+    /// stream count carried from the last minute that had one (`openStreams` when there is none).
+    static func hour(ending current: Int, buckets: [Minute], openStreams open: Int) -> [Minute] {
         var byStart: [Int: Minute] = [:]
         for bucket in buckets { byStart[bucket.start] = bucket }
         var carried = buckets.first.map { _ in 0 } ?? open
@@ -118,6 +172,20 @@ final class RequestJournal: Sendable {
 }
 
 extension RequestJournal.Minute {
+    /// The minutes of several nodes added up: requests, errors and stream counts summed, latency samples pooled.
+    static func merged(_ nodes: [[Self]]) -> [Self] {
+        guard var total = nodes.first else { return [] }
+        for other in nodes.dropFirst() {
+            for (index, minute) in other.enumerated() where index < total.count {
+                total[index].requests += minute.requests
+                for (code, count) in minute.errors { total[index].errors[code, default: 0] += count }
+                total[index].latencies += minute.latencies
+                total[index].streams += minute.streams
+            }
+        }
+        return total
+    }
+
     /// The `fraction` quantile of the minute's latencies (nearest rank); 0 for a quiet minute.
     func latency(quantile fraction: Double) -> Double {
         guard !latencies.isEmpty else { return 0 }

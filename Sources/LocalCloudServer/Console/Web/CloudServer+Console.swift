@@ -8,6 +8,8 @@ import NIOCore
 // token of every POST, and sets the headers that lock the page down.
 extension CloudServer {
     static let consoleCookie = "localcloud_console"
+    /// The signed-out browser's cookie: its digest is the sign-in form's CSRF token (login CSRF).
+    static let consoleSigninCookie = "localcloud_console_signin"
     /// Console forms are small; the schema import is the largest.
     static let maxConsoleFormBytes = 1024 * 1024
 
@@ -30,7 +32,14 @@ extension CloudServer {
             return response
         }
         router.get("console/signin") { request, _ in
-            try self.consoleHTML(console, "signin", ["title": "Sign in", "next": Self.safeNext(request.uri.queryParameters["next"].map(String.init))])
+            var pre = request.cookies[Self.consoleSigninCookie]?.value ?? ""
+            if !Self.isSigninNonce(pre) { pre = Secret.apiToken() }
+            var response = try self.consoleHTML(console, "signin", [
+                "title": "Sign in", "next": Self.safeNext(request.uri.queryParameters["next"].map(String.init)),
+                "csrf": Self.signinCSRF(pre),
+            ])
+            self.setSigninCookie(&response, pre)
+            return response
         }
         router.post("console/signin") { request, _ in try await self.consoleSignIn(request, console: console) }
         consoleRoute(router, .post, "signout") { request in
@@ -59,6 +68,7 @@ extension CloudServer {
     /// Registers `/console/PATH`: signed-out requests go to the sign-in page (401 for JSON), a
     /// POST without the session's CSRF token is refused (403), and the reply becomes HTML.
     func consoleRoute(_ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ path: String,
+                      bodyLimit: Int = CloudServer.maxConsoleFormBytes,
                       _ handler: @escaping @Sendable (ConsoleRequest) async throws -> ConsoleReply) {
         guard let console = webConsole else { return }
         router.on(RouterPath("console/\(path)"), method: method) { request, context in
@@ -70,9 +80,18 @@ extension CloudServer {
             }
             let csrf = Secret.digest("console-csrf:" + token)
             var form = ConsoleForm()
+            var files: [String: ConsoleMultipart.File] = [:]
             if method == .post {
-                let bytes = try await self.collectBody(request, limit: Self.maxConsoleFormBytes)
-                form = ConsoleForm(urlEncoded: bytes)
+                let bytes = try await self.collectBody(request, limit: bodyLimit)
+                if let boundary = ConsoleMultipart.boundary(request.headers[.contentType] ?? "") {
+                    // A form with a file (the record editor's assets); anything unparsable has no CSRF token.
+                    if let parts = try? ConsoleMultipart(body: bytes, boundary: boundary) {
+                        form = parts.form
+                        files = parts.files
+                    }
+                } else {
+                    form = ConsoleForm(urlEncoded: bytes)
+                }
                 guard let sent = form["csrf"], Secret.constantTimeEquals(sent, csrf) else {
                     var response = try self.consoleHTML(console, "message", [
                         "title": "Refused", "heading": "Refused: the form has no valid CSRF token",
@@ -83,7 +102,8 @@ extension CloudServer {
                 }
             }
             let query = ConsoleForm(urlEncoded: Array((request.uri.query ?? "").utf8))
-            let consoleRequest = ConsoleRequest(admin: session.admin, csrf: csrf, sessionToken: token, query: query, form: form, uri: uri)
+            let consoleRequest = ConsoleRequest(admin: session.admin, csrf: csrf, sessionToken: token, query: query, form: form,
+                                                files: files, uri: uri)
             let reply: ConsoleReply
             do {
                 reply = try await handler(consoleRequest)
@@ -136,12 +156,21 @@ extension CloudServer {
         let name = form.text("user") ?? ""
         let password = form["password"] ?? ""
         let now = Date()
+        // Login CSRF: the form must carry the digest of this browser's sign-in cookie, which another
+        // site can neither read nor set, so no page elsewhere can sign the browser in as someone else.
+        let cookie = request.cookies[Self.consoleSigninCookie]?.value ?? ""
+        let formIsOurs = Self.isSigninNonce(cookie) && form["csrf"].map { Secret.constantTimeEquals($0, Self.signinCSRF(cookie)) } == true
+        let pre = Self.isSigninNonce(cookie) ? cookie : Secret.apiToken()
         func refuse(_ message: String, status: HTTPResponse.Status, retryAfter: TimeInterval? = nil) throws -> Response {
-            RequestNote.current?.setErrorCode(status == .tooManyRequests ? "THROTTLED" : "AUTHENTICATION_FAILED")
-            var response = try consoleHTML(console, "signin", ["title": "Sign in", "next": next, "user": name, "error": message],
-                                           status: status)
+            RequestNote.current?.setErrorCode(status == .forbidden ? "CSRF" : status == .tooManyRequests ? "THROTTLED" : "AUTHENTICATION_FAILED")
+            var response = try consoleHTML(console, "signin", ["title": "Sign in", "next": next, "user": name, "error": message,
+                                                               "csrf": Self.signinCSRF(pre)], status: status)
             if let retryAfter { response.headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
+            setSigninCookie(&response, pre)
             return response
+        }
+        guard formIsOurs else {
+            return try refuse("The sign-in form has no valid CSRF token: sign in from this page", status: .forbidden)
         }
         if let wait = console.throttle.retryAfter(container: "", user: name, now: now) {
             return try refuse("Too many failed sign-ins for this name: try again in \(Int(wait.rounded(.up))) s",
@@ -158,6 +187,17 @@ extension CloudServer {
         response.setCookie(Cookie(name: Self.consoleCookie, value: token, maxAge: Int(console.sessionLifetime), path: "/console",
                                   secure: configuration.scheme == "https", httpOnly: true, sameSite: .strict))
         return response
+    }
+
+    /// A sign-in cookie's value: 64 hex digits, as ``Secret/apiToken()`` makes them.
+    static func isSigninNonce(_ value: String) -> Bool { Secret.isHex64(value) }
+
+    /// The sign-in form's CSRF token for a sign-in cookie.
+    static func signinCSRF(_ nonce: String) -> String { Secret.digest("console-signin-csrf:" + nonce) }
+
+    func setSigninCookie(_ response: inout Response, _ nonce: String) {
+        response.setCookie(Cookie(name: Self.consoleSigninCookie, value: nonce, maxAge: 86_400, path: "/console",
+                                  secure: configuration.scheme == "https", httpOnly: true, sameSite: .strict))
     }
 
     /// Where sign-in may return to: a console page on this server, never another host.

@@ -3,26 +3,26 @@ import Hummingbird
 import LocalCloud
 import NIOCore
 
-// Logs (this node's request log, live, filtered by status, path and user) and Telemetry (SVG
+// Logs (the request log of this node, or of the cluster on a shared database, live, filtered by status, path and user) and Telemetry (SVG
 // charts of the last hour). Lines hold paths without query strings: tokens never appear.
 extension CloudServer {
     func addConsoleLogs(_ router: Router<ServerRequestContext>, _ console: WebConsole) {
         consoleRoute(router, .get, "logs") { request in
             let place = try request.place(console)
             let filter = LogFilter(request.query)
-            let lines = console.journal.lines(after: 0, limit: 200, where: filter.matches)
+            let (lines, last) = try await console.logLines(after: 0, limit: 200, filter: filter)
             return .page(template: "logs", title: "Logs", section: "logs", context: [
                 "place": place.hiddenFields,
                 "status": filter.status ?? "", "path": filter.path ?? "", "user": filter.user ?? "",
                 "lines": lines.reversed().map(Self.logLine),
-                "last": console.journal.lines(after: 0, limit: 1).last?.sequence ?? 0,
+                "last": last,
+                "scope": console.cluster == nil ? "This node’s requests" : "Every node’s requests (the cluster shares its log)",
             ])
         }
         consoleRoute(router, .get, "logs.json") { request in
             let filter = LogFilter(request.query)
             let after = Int(request.query.text("after") ?? "") ?? 0
-            let lines = console.journal.lines(after: after, limit: 200, where: filter.matches)
-            let last = max(after, console.journal.lines(after: after, limit: 1).last?.sequence ?? after)
+            let (lines, last) = try await console.logLines(after: after, limit: 200, filter: filter)
             let json = JSONValue.object([
                 "last": .int(Int64(last)),
                 "lines": .array(lines.map { line in
@@ -38,13 +38,14 @@ extension CloudServer {
                 "charts": ["requests", "latency", "errors", "streams"].map { name in
                     ["name": name, "url": "/console/telemetry/\(name).svg"]
                 },
-                "openStreams": console.journal.openStreams,
+                "openStreams": try await console.lastHour().openStreams,
+                "scope": console.cluster == nil ? "This node" : "Every node of the cluster",
                 "place": place.hiddenFields,
             ])
         }
         consoleRoute(router, .get, "telemetry/:chart") { request in
             let name = request.uri.split(separator: "/").last.map { String($0.prefix { $0 != "?" }) } ?? ""
-            guard let chart = Self.telemetryChart(name, journal: console.journal) else {
+            guard let chart = Self.telemetryChart(name, hour: try await console.lastHour().minutes) else {
                 throw CloudError(.unknownItem, "No chart '\(name.prefix(40))'")
             }
             return .response(Response(status: .ok, headers: [.contentType: "image/svg+xml; charset=utf-8"],
@@ -56,12 +57,11 @@ extension CloudServer {
         [
             "sequence": String(line.sequence), "time": consoleDate(line.time), "method": line.method, "path": line.path,
             "status": String(line.status), "ms": String(format: "%.1f", line.milliseconds), "user": line.user ?? "",
-            "code": line.errorCode ?? "",
+            "code": line.errorCode ?? "", "node": line.node ?? "",
         ]
     }
 
-    static func telemetryChart(_ file: String, journal: RequestJournal) -> TelemetryChart? {
-        let hour = journal.lastHour()
+    static func telemetryChart(_ file: String, hour: [RequestJournal.Minute]) -> TelemetryChart? {
         switch file {
         case "requests.svg":
             return TelemetryChart(title: "Requests per second", unit: "/s", series: [

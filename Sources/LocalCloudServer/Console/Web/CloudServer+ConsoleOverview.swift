@@ -23,7 +23,7 @@ extension CloudServer {
                 ])
             }
             let users = try await self.state.identity.users(container: place.container).count
-            let hour = console.journal.lastHour()
+            let (hour, openStreams) = try await console.lastHour()
             let lastMinute = hour.last?.requests ?? 0
             var errors: [String: Int] = [:]
             for minute in hour { for (code, count) in minute.errors { errors[code, default: 0] += count } }
@@ -38,7 +38,7 @@ extension CloudServer {
                 "requestsLastHour": hour.reduce(0) { $0 + $1.requests },
                 "errors": errors.sorted { $0.key < $1.key }.map { ["code": $0.key, "count": $0.value] },
                 "hasErrors": !errors.isEmpty,
-                "openStreams": console.journal.openStreams,
+                "openStreams": openStreams,
             ])
         }
         consoleRoute(router, .get, "audit") { request in

@@ -22,13 +22,15 @@ extension CloudServer {
                 context["zones"] = zones.map { zone in
                     var browse = place
                     browse.zone = zone.zoneID.zoneName
-                    return ["name": zone.zoneID.zoneName, "owner": zone.zoneID.ownerName, "url": "/console/records" + browse.query()]
+                    return ["name": zone.zoneID.zoneName, "owner": zone.zoneID.ownerName, "url": "/console/records" + browse.query(),
+                            "deletable": zone.zoneID.zoneName != RecordZone.ID.default.zoneName] as [String: Any]
                 }
                 if place.actingAs != nil {
                     let subscriptions = try await database.allSubscriptions()
                     context["subscriptions"] = subscriptions.map { subscription in
                         var entry: [String: Any] = ["id": subscription.subscriptionID, "type": "\(subscription.subscriptionType)"]
                         if let query = subscription as? QuerySubscription { entry["recordType"] = query.recordType }
+                        if let zone = subscription as? RecordZoneSubscription { entry["zone"] = zone.zoneID.zoneName }
                         return entry
                     }
                     context["showSubscriptions"] = true
@@ -38,6 +40,41 @@ extension CloudServer {
             }
             return .page(template: "zones", title: "Zones & subscriptions", section: "zones", context: context)
         }
+        // Changes go through `Database` as `zones/modify` and `subscriptions/modify` do, as the user acted as.
+        consoleRoute(router, .post, "zones/create") { request in
+            let place = try request.place(console)
+            let id = try Self.consoleZoneID(request.form)
+            let database = try await self.consoleDataContainer(place).database(with: place.scope)
+            _ = try await database.save(RecordZone(zoneID: id))
+            try await console.audit(request.admin, "zones.create", "\(Self.auditPlace(place)): zone \(id.zoneName)")
+            return .redirect("/console/zones" + place.query([("notice", "Created zone \(id.zoneName)")]))
+        }
+        consoleRoute(router, .post, "zones/delete") { request in
+            let place = try request.place(console)
+            let id = try Self.consoleZoneID(request.form)
+            let database = try await self.consoleDataContainer(place).database(with: place.scope)
+            _ = try await database.deleteRecordZone(withID: id)
+            try await console.audit(request.admin, "zones.delete", "\(Self.auditPlace(place)): zone \(id.zoneName) and its records")
+            var back = place
+            if back.zone == id.zoneName { back.zone = RecordZone.ID.default.zoneName }
+            return .redirect("/console/zones" + back.query([("notice", "Deleted zone \(id.zoneName)")]))
+        }
+        consoleRoute(router, .post, "subscriptions/delete") { request in
+            let place = try request.place(console)
+            guard let id = request.form.text("subscription"), id.utf8.count <= 255 else {
+                throw CloudError(.invalidArguments, "Which subscription? (subscription)")
+            }
+            let database = try await self.consoleDataContainer(place).database(with: place.scope)
+            try await database.deleteSubscription(withID: id)
+            try await console.audit(request.admin, "subscriptions.delete", "\(Self.auditPlace(place)): subscription \(id)")
+            return .redirect("/console/zones" + place.query([("notice", "Deleted subscription \(id)")]))
+        }
+    }
+
+    /// The form's `zoneName`, read by the same parser as `zones/modify`.
+    static func consoleZoneID(_ form: ConsoleForm) throws -> RecordZone.ID {
+        guard let name = form.text("zoneName") else { throw CloudError(.invalidArguments, "Name the zone (zoneName)") }
+        return try zoneIDs([.object(["zoneName": .string(name)])], key: "zones")[0]
     }
 
     func addConsolePeople(_ router: Router<ServerRequestContext>, _ console: WebConsole) {

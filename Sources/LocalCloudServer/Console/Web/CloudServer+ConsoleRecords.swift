@@ -46,13 +46,12 @@ extension CloudServer {
             return .page(template: "record", title: "New \(type)", section: "records", context: [
                 "isNew": true, "recordType": type, "place": place.hiddenFields,
                 "fields": typeSchema.userFields.filter { ConsoleValue.isEditable($0.type) }.map { field in
-                    ["name": field.name, "type": field.type.description, "value": "", "editable": true,
-                     "multiline": field.type.isList] as [String: Any]
+                    Self.fieldEntry(field.name, type: field.type, value: nil, edit: nil)
                 },
                 "backURL": "/console/records" + place.query([("type", type)]),
             ])
         }
-        consoleRoute(router, .post, "record/save") { request in try await self.saveRecord(request, console) }
+        consoleRoute(router, .post, "record/save", bodyLimit: configuration.maxAssetBytes + Self.maxConsoleFormBytes) { request in try await self.saveRecord(request, console) }
         consoleRoute(router, .post, "record/delete") { request in
             let place = try request.place(console)
             guard let name = request.form.text("name") else { throw CloudError(.invalidArguments, "Which record? (name)") }
@@ -93,7 +92,7 @@ extension CloudServer {
             "databases": ["public", "private", "shared"].map { ["name": $0, "selected": $0 == place.databaseName] as [String: Any] },
             "zone": place.zone,
             "types": schema.sortedRecordTypes.map { ["name": $0.name, "selected": $0.name == type] as [String: Any] },
-            "comparators": Self.consoleComparators.map { ["name": $0, "selected": $0 == (query.text("cmp") ?? "EQUALS")] as [String: Any] },
+            "comparatorOptions": ConsoleRecordTable.options(Self.consoleComparators, selected: query.text("cmp") ?? "EQUALS"),
             "value": query["value"] ?? "",
             "descending": query.text("order") == "desc",
             "users": try await state.identity.users(container: place.container).map { user in
@@ -105,35 +104,35 @@ extension CloudServer {
             return context
         }
         let fieldNames = typeSchema.fields.map { SystemField(storedName: $0.name)?.consoleName ?? $0.name }
-        context["filterFields"] = ([""] + fieldNames).map { ["name": $0, "selected": $0 == (query.text("field") ?? "")] as [String: Any] }
-        context["sortFields"] = ([""] + fieldNames).map { ["name": $0, "selected": $0 == (query.text("sort") ?? "")] as [String: Any] }
+        context["filterOptions"] = ConsoleRecordTable.options([""] + fieldNames, selected: query.text("field") ?? "")
+        context["sortOptions"] = ConsoleRecordTable.options([""] + fieldNames, selected: query.text("sort") ?? "")
         context["newURL"] = "/console/record/new" + place.query([("type", type)])
         let limit = min(max(Int(query.text("limit") ?? "") ?? Self.consolePageSize, 1), Self.maximumResultsLimit)
         do {
             let database = try await consoleDataContainer(place).database(with: place.scope)
             let page: (matchResults: [(Record.ID, Result<Record, any Error>)], queryCursor: Query.Cursor?)
+            // The table shows four fields: only they are read (as the API's `desiredKeys` does).
+            let shown = typeSchema.userFields.prefix(4).map(\.name)
             if let marker = query.text("marker") {
                 guard let cursor = QueryCursorCoding.decode(marker) else {
                     throw CloudError(.invalidArguments, "continuationMarker is not one this server issued")
                 }
-                page = try await database.records(continuingMatchFrom: cursor, desiredKeys: nil, resultsLimit: limit)
+                page = try await database.records(continuingMatchFrom: cursor, desiredKeys: shown, resultsLimit: limit)
             } else {
                 let json = try queryJSON(type: type, typeSchema: typeSchema, query: query)
                 page = try await database.records(matching: try Query(webServices: json), inZoneWith: place.zoneID,
-                                                  desiredKeys: nil, resultsLimit: limit)
+                                                  desiredKeys: shown, resultsLimit: limit)
             }
-            let shown = typeSchema.userFields.prefix(4).map(\.name)
             context["columns"] = shown
-            context["rows"] = page.matchResults.compactMap { id, result -> [String: Any]? in
+            // One query string for every row's link, the record name added to it.
+            let recordURL = "/console/record" + place.query() + "&name="
+            context["rowsHTML"] = ConsoleRecordTable.rows(page.matchResults.compactMap { id, result in
                 guard case .success(let record) = result else { return nil }
                 let fields = record.snapshot.fields
-                return [
-                    "name": id.recordName,
-                    "url": "/console/record" + place.query([("name", id.recordName)]),
-                    "cells": shown.map { fields[$0].map(ConsoleValue.text) ?? "" },
-                    "modified": record.modificationDate.map(Self.consoleDate) ?? "",
-                ]
-            }
+                return ConsoleRecordTable.Row(name: id.recordName, url: recordURL + ConsoleForm.encode(id.recordName),
+                                              cells: shown.map { fields[$0].map(ConsoleValue.text) ?? "" },
+                                              modified: record.modificationDate.map(Self.consoleDate) ?? "")
+            })
             context["hasRows"] = !page.matchResults.isEmpty
             if let cursor = page.queryCursor {
                 var next = query.fields.map { ($0.key, Optional($0.value)) }.filter { $0.0 != "marker" && $0.0 != "notice" }
@@ -161,7 +160,8 @@ extension CloudServer {
             let stored = SystemField(anyName: field)?.rawValue ?? field
             if comparator.hasSuffix("_TOKENS") {
                 filter["fieldValue"] = .object(["value": .string(text)])
-            } else if let schemaField = typeSchema.field(named: stored), !schemaField.isSystem, ConsoleValue.isEditable(schemaField.type) {
+            } else if let schemaField = typeSchema.field(named: stored), !schemaField.isSystem, ConsoleValue.isEditable(schemaField.type),
+                      schemaField.type.scalar != .asset {
                 filter["fieldName"] = .string(field)
                 filter["fieldValue"] = try ConsoleValue.json(text, type: schemaField.type.scalar, field: field)
             } else {
@@ -184,13 +184,7 @@ extension CloudServer {
         for field in typeSchema?.userFields ?? [] where ConsoleValue.isEditable(field.type) { names.insert(field.name) }
         let fields: [[String: Any]] = names.sorted().map { name in
             let value = state.fields[name]
-            let type = typeSchema?.field(named: name)?.type
-            var entry: [String: Any] = [
-                "name": name, "type": type?.description ?? "",
-                "value": edits[name] ?? value.map(ConsoleValue.text) ?? "",
-                "editable": type.map(ConsoleValue.isEditable) ?? false,
-                "multiline": type?.isList ?? false,
-            ]
+            var entry = Self.fieldEntry(name, type: typeSchema?.field(named: name)?.type, value: value, edit: edits[name])
             if case .asset? = value {
                 entry["previewURL"] = "/console/asset" + place.query([("name", record.recordID.recordName), ("field", name)])
             }
@@ -211,6 +205,37 @@ extension CloudServer {
         ]
     }
 
+    /// One row of the record editor: the value as text, and how it is edited (a text field, lines
+    /// for a list, latitude and longitude for a location, a file for an asset, or not at all).
+    static func fieldEntry(_ name: String, type: FieldType?, value: FieldValue?, edit: String?) -> [String: Any] {
+        var entry: [String: Any] = [
+            "name": name, "type": type?.description ?? "",
+            "value": edit ?? value.map(ConsoleValue.editText) ?? "",
+            "shown": value.map(ConsoleValue.text) ?? "",
+            "editable": type.map(ConsoleValue.isEditable) ?? false,
+            "multiline": type?.isList ?? false,
+        ]
+        switch type {
+        case .location?:
+            entry["isLocation"] = true
+            let (latitude, longitude) = ConsoleValue.coordinates(value)
+            var shown = (latitude, longitude)
+            if let edit {
+                let parts = edit.split(separator: ",", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                shown = (parts.first ?? "", parts.count > 1 ? parts[1] : "")
+            }
+            entry["latitude"] = shown.0
+            entry["longitude"] = shown.1
+        case .asset?:
+            entry["isAsset"] = true
+        case .bytes?:
+            entry["isBytes"] = true
+        default:
+            entry["isText"] = !(type?.isList ?? false)
+        }
+        return entry
+    }
+
     /// POST /console/record/save: `create` or `update` (with the change tag the page was opened with).
     /// A record changed meanwhile is a conflict page showing both versions; nothing is overwritten.
     func saveRecord(_ request: ConsoleRequest, _ console: WebConsole) async throws -> ConsoleReply {
@@ -222,7 +247,14 @@ extension CloudServer {
         var fields: [String: JSONValue] = [:]
         // Only what the admin changed is saved (an update leaves other fields as they are).
         var edits: [String: String] = [:]
-        for (name, text) in form.prefixed("f.") {
+        var texts = form.prefixed("f.")
+        // A location is two inputs, latitude and longitude; both empty is no value.
+        for (name, latitude) in form.prefixed("lat.") {
+            let longitude = form["lon." + name] ?? ""
+            let blank = latitude.trimmingCharacters(in: .whitespaces).isEmpty && longitude.trimmingCharacters(in: .whitespaces).isEmpty
+            texts[name] = blank ? "" : "\(latitude), \(longitude)"
+        }
+        for (name, text) in texts {
             guard let fieldType = schema.recordTypes[type]?.field(named: name)?.type else {
                 throw CloudError(.invalidArguments, "Type '\(type)' has no field '\(name)'")
             }
@@ -231,11 +263,39 @@ extension CloudServer {
             edits[name] = text
             fields[name] = try ConsoleValue.json(text, type: fieldType, field: name)
         }
+        let container = try await consoleDataContainer(place)
+        var receipts: [String: String] = [:]
+        // An asset already uploaded (the conflict page's "save my edits" carries its receipt).
+        for (field, digest) in form.prefixed("receipt.") {
+            guard schema.recordTypes[type]?.field(named: field)?.type == .asset else {
+                throw CloudError(.invalidArguments, "Field '\(field)' of \(type) is not an asset")
+            }
+            receipts[field] = digest
+            edits[field] = "uploaded file \(digest.prefix(12))"
+            fields[field] = .object(["value": .object(["receipt": .string(digest)]), "type": .string("ASSETID")])
+        }
+        // An asset: the uploaded file enters the asset store as `assets/upload` stores one, and the
+        // record names it by its receipt, which the API's decoder checks.
+        for (name, file) in request.files.sorted(by: { $0.key < $1.key }) where name.hasPrefix("file.") && !file.bytes.isEmpty {
+            let field = String(name.dropFirst("file.".count))
+            guard schema.recordTypes[type]?.field(named: field)?.type == .asset else {
+                throw CloudError(.invalidArguments, "Field '\(field)' of \(type) is not an asset")
+            }
+            guard file.bytes.count <= configuration.maxAssetBytes else {
+                throw CloudError(.quotaExceeded, "The file for '\(field)' is larger than \(configuration.maxAssetBytes) bytes")
+            }
+            let receipt = try await Self.importConsoleUpload(file.bytes, into: container)
+            receipts[field] = receipt.digest
+            edits[field] = "\(file.filename.prefix(120)) (\(file.bytes.count) bytes)"
+            fields[field] = .object(["value": .object(["receipt": .string(receipt.digest), "size": .int(receipt.size)]),
+                                     "type": .string("ASSETID")])
+        }
         var json: [String: JSONValue] = ["recordType": .string(type), "fields": .object(fields)]
         if let name = form.text("name") { json["recordName"] = .string(name) }
         if let tag = form.text("tag") { json["recordChangeTag"] = .string(tag) }
-        let record = try Record(webServices: .object(json), zoneID: place.zoneID, assets: .none)
-        let database = try await consoleDataContainer(place).database(with: place.scope)
+        let mapping = AssetWireMapping(downloadURL: { _ in nil }, exists: { container.assetFileNow(forDigest: $0) != nil })
+        let record = try Record(webServices: .object(json), zoneID: place.zoneID, assets: mapping)
+        let database = container.database(with: place.scope)
         let results = try await database.apply([isNew ? .create(record) : .update(record)], atomically: true)
         switch results.first {
         case .saved(let saved)?:
@@ -253,7 +313,9 @@ extension CloudServer {
                  "original": form["o." + name] ?? ""]
             }
             context["reloadURL"] = "/console/record" + place.query([("name", server.recordID.recordName)])
-            context["mine"] = edits.keys.sorted().map { ["name": $0, "value": edits[$0] ?? ""] }
+            context["mine"] = edits.keys.sorted().map { name in
+                receipts[name].map { ["input": "receipt." + name, "value": $0] } ?? ["input": "f." + name, "value": edits[name] ?? ""]
+            }
             context["error"] = "Conflict: this record was changed by someone else since you opened it. Nothing was saved."
             return .page(template: "conflict", title: "Conflict", section: "records", context: context)
         case .failed(_, let error)?:
@@ -261,6 +323,18 @@ extension CloudServer {
         default:
             throw CloudError(.internalError, "The save returned no result")
         }
+    }
+
+    /// Stores an uploaded file in the container's asset store, as `upload/1/…` does.
+    static func importConsoleUpload(_ bytes: [UInt8], into container: Container) async throws -> (digest: String, size: Int64) {
+        let directory = container.uploadsDirectory
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let file = directory.appendingPathComponent("console-\(UUID().uuidString).part")
+        defer { try? FileManager.default.removeItem(at: file) }
+        guard FileManager.default.createFile(atPath: file.path, contents: Data(bytes)) else {
+            throw CloudError(.internalError, "Cannot store the upload")
+        }
+        return try await container.importAsset(from: file)
     }
 
     static func auditPlace(_ place: ConsolePlace) -> String {

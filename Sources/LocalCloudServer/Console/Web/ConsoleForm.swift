@@ -44,9 +44,29 @@ struct ConsoleForm: Sendable {
         return parts.isEmpty ? "" : "?" + parts.joined(separator: "&")
     }
 
+    /// `text` percent-encoded but for RFC 3986's unreserved characters (ASCII letters, digits, `-._~`).
+    /// Byte by byte: building a `CharacterSet` and `addingPercentEncoding` for each link was a fifth
+    /// of a records page's time.
     static func encode(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        guard !text.utf8.allSatisfy(isUnreserved) else { return text }
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(text.utf8.count * 3)
+        for byte in text.utf8 {
+            if isUnreserved(byte) {
+                out.append(byte)
+            } else {
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"): true
+        default: false
+        }
     }
 }

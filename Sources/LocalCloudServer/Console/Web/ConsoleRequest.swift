@@ -11,6 +11,8 @@ struct ConsoleRequest: Sendable {
     var query: ConsoleForm
     /// The POSTed form; empty on GET.
     var form: ConsoleForm
+    /// The files of a `multipart/form-data` POST, by field name.
+    var files: [String: ConsoleMultipart.File] = [:]
     /// The path and query as requested, for the sign-in page to come back to.
     var uri: String
 

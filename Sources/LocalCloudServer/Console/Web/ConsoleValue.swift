@@ -20,12 +20,29 @@ enum ConsoleValue {
         }
     }
 
-    /// Whether the console edits this type as text.
+    /// The value as the editor's text: as ``text(_:)``, but bytes in full, as base64.
+    static func editText(_ value: FieldValue) -> String {
+        if case .bytes(let data) = value { return data.base64EncodedString() }
+        return text(value)
+    }
+
+    /// Whether the console edits this type: as text (bytes as base64, a location as latitude and
+    /// longitude), or an asset by uploading a file. Lists of bytes, locations and assets are shown only.
     static func isEditable(_ type: FieldType) -> Bool {
-        switch type.scalar {
-        case .string, .int64, .double, .timestamp, .reference: true
-        default: false
+        switch type {
+        case .string, .int64, .double, .timestamp, .reference, .bytes, .location, .asset: true
+        case .list(let element):
+            switch element {
+            case .string, .int64, .double, .timestamp, .reference: true
+            default: false
+            }
         }
+    }
+
+    /// A location's latitude and longitude as the editor's two inputs show them.
+    static func coordinates(_ value: FieldValue?) -> (latitude: String, longitude: String) {
+        guard case .location(let location)? = value else { return ("", "") }
+        return (String(location.latitude), String(location.longitude))
     }
 
     /// The Web Services `{value, type}` of `text` for a field of `type`: the same decoder as the API
@@ -60,6 +77,16 @@ enum ConsoleValue {
         case .reference:
             guard !trimmed.isEmpty else { throw invalid(field, "a record name", text) }
             return .object(["recordName": .string(trimmed), "action": .string("NONE")])
+        case .bytes:
+            // Base64 as the API takes it; line breaks (a pasted, wrapped value) are not part of it.
+            return .string(trimmed.filter { !$0.isWhitespace })
+        case .location:
+            // "latitude, longitude": the API's decoder checks the ranges.
+            let parts = trimmed.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]) else {
+                throw invalid(field, "a latitude and a longitude in degrees", text)
+            }
+            return .object(["latitude": .number(latitude), "longitude": .number(longitude)])
         default:
             throw CloudError(.invalidArguments, "Field '\(field)' (\(type)) cannot be edited as text here")
         }

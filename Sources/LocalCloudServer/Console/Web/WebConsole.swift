@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import Logging
 import Mustache
 
 /// The web console's parts that live as long as the server: its templates, the sign-in
@@ -17,10 +18,14 @@ final class WebConsole: Sendable {
     /// The container shown when the address names none.
     let defaultContainer: String
 
-    init(store: any ConsoleStore, journal: RequestJournal, hasher: PasswordHasher, sessionLifetime: TimeInterval,
-         defaultContainer: String) {
+    /// The cluster's shared request log, when nodes share a database.
+    let cluster: ClusterJournal?
+
+    init(store: any ConsoleStore, journal: RequestJournal, shared: (any SharedRequestLog)? = nil, logger: Logger,
+         hasher: PasswordHasher, sessionLifetime: TimeInterval, defaultContainer: String) {
         self.store = store
         self.journal = journal
+        cluster = shared.map { ClusterJournal(journal: journal, shared: $0, logger: logger) }
         self.hasher = hasher
         self.sessionLifetime = sessionLifetime
         self.defaultContainer = defaultContainer
@@ -31,6 +36,8 @@ final class WebConsole: Sendable {
 
     /// The templates compiled into the binary, by name.
     static func library() throws -> MustacheLibrary {
+        // Registered before the templates are parsed: their first line names it.
+        MustacheContentTypes.register(ConsoleHTML(), named: ConsoleHTML.name)
         var library = MustacheLibrary()
         for (name, bytes) in ConsoleResources.templates {
             try library.register(String(decoding: bytes, as: UTF8.self), named: name)
@@ -44,6 +51,20 @@ final class WebConsole: Sendable {
             throw CloudError(.internalError, "No console template '\(template)'")
         }
         return html
+    }
+
+    /// The request log's lines after `after` that pass `filter` (the newest `limit`, oldest first) and
+    /// the newest sequence: the cluster's on a shared database, else this node's.
+    func logLines(after: Int, limit: Int, filter: LogFilter) async throws -> (lines: [RequestJournal.Line], last: Int) {
+        if let cluster { return try await cluster.shared.lines(after: after, limit: limit, filter: filter) }
+        let lines = journal.lines(after: after, limit: limit, where: filter.matches)
+        return (lines, max(after, journal.newestSequence))
+    }
+
+    /// The last hour, one entry per minute, and the push streams open now: the cluster's or this node's.
+    func lastHour() async throws -> (minutes: [RequestJournal.Minute], openStreams: Int) {
+        if let cluster { return try await cluster.lastHour() }
+        return (journal.lastHour(), journal.openStreams)
     }
 
     /// Records a change in the audit log.
