@@ -449,28 +449,16 @@ package struct SQLQueryPlan {
     /// `limit × records ÷ matches` entries) beats looking each match up and sorting them all.
     static let largeTextMatchThreshold = 200
 
-    /// Up to this many full-text matches, when the newest records' window could not answer, looking
-    /// each match up and sorting them beats walking the sort index: the walk's `records ÷ matches`
-    /// guess fails when the matches are old rows (`bench restaurant 42` on 100,000 rows walked 57,000
-    /// entries, 25 ms, where sorting its 1,111 matches took 2.6 ms).
-    static let sortedTextMatchLimit = 2_000
-
     /// Whether the request's full-text match names more than ``largeTextMatchThreshold`` rows,
     /// counted in the full-text index alone and only up to the threshold (so it costs little).
     static func textMatchIsLarge(_ request: QueryRequest, _ db: GRDB.Database) throws -> Bool {
-        try textMatchReaches(largeTextMatchThreshold, request, db)
-    }
-
-    /// Whether the request's full-text match names at least `count` rows, counted in the full-text
-    /// index alone and only up to `count`.
-    static func textMatchReaches(_ count: Int, _ request: QueryRequest, _ db: GRDB.Database) throws -> Bool {
         guard !request.sort.isEmpty, let match = request.predicate.firstFTSMatch else {
             return false
         }
-        let found = try Int.fetchOne(db, sql: """
+        let count = try Int.fetchOne(db, sql: """
             SELECT count(*) FROM (SELECT rowid FROM records_fts WHERE records_fts MATCH ? LIMIT ?)
-            """, arguments: [match, count]) ?? 0
-        return found >= count
+            """, arguments: [match, largeTextMatchThreshold]) ?? 0
+        return count >= largeTextMatchThreshold
     }
 }
 

@@ -77,11 +77,6 @@ extension SQLiteStore {
                                                rowID: last.rowID, db: db)) {
                     return page.page
                 }
-                // The window could not answer: with a moderate number of matches, sorted lookups
-                // cost at most that many reads, where the walk may cross most of the type.
-                if !(try SQLQueryPlan.textMatchReaches(SQLQueryPlan.sortedTextMatchLimit, request, db)) {
-                    return try readPage(compiled, request: request, cached: true, db: db).page
-                }
             }
             return try readPage(plan, request: request, cached: true, db: db).page
         }
