@@ -13,7 +13,7 @@ struct DiscoverData {
     private var marker: URL { directory.appendingPathComponent("bench-rows.txt") }
 
     func prepare() throws {
-        let complete = "\(rows) with schema\n"
+        let complete = "\(rows) with schema, sample names\n"
         if (try? String(contentsOf: marker, encoding: .utf8)) == complete { return }
         try? FileManager.default.removeItem(at: directory)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -29,7 +29,9 @@ struct DiscoverData {
             let records = (start..<min(rows, start + batch)).map { index in
                 let sample = samples[index % samples.count]
                 let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bench-\(index)"))
-                record["name"] = "Bench restaurant \(index)"
+                // The sample's name first, so searches for real names (`caf`, `拉麵`) find a 24th of the rows;
+                // "Bench restaurant" is in every row, for the search that matches all of them.
+                record["name"] = "\(sample.name) · Bench restaurant \(index)"
                 record["type"] = sample.type
                 record["location"] = sample.location
                 record["phone"] = sample.phone

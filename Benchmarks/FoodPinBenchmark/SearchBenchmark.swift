@@ -11,7 +11,7 @@ import LocalCloud
 ///
 /// Measured in process, on the main thread standing in for the UI thread: for each keystroke
 /// of a few typed queries, `update` for the key, the search query through
-/// `DiscoverEffectHandler` and `CloudDiscoverBackend` (LocalCloud's FTS5 `self CONTAINS`,
+/// `DiscoverEffectHandler` and `CloudDiscoverBackend` (LocalCloud's FTS5 search as typed, `Predicate.textSearch(asTyped:)`,
 /// newest first, a page of 50), `update` for the results and `view` of the 100×30 screen.
 /// The 150 ms debounce is set to zero: it is a wait by design, not work, and in the app it
 /// runs only once the typing pauses.
@@ -20,9 +20,11 @@ struct SearchBenchmark {
     var dataDirectory: URL?
     var rounds = 5
     var remote = false
-    /// What is typed, one keystroke at a time: narrow and broad words, a miss, CJK, and
-    /// "bench restaurant", whose words are in every one of the N rows.
-    static let queries = ["tonkotsu", "cafe montreal", "ramen tokyo", "pizza naples", "拉麵", "xyz", "bench restaurant 4242"]
+    /// What is typed, one keystroke at a time: a name as people type it (`c`, `ca`, `caf`, `cafe`,
+    /// `cafe d`, `cafe de` for Café Déjà Vu), narrow and broad words, CJK from its first character
+    /// and by a substring (`麵` in `拉麵 一番`), a miss, and "bench restaurant", whose words are in
+    /// every one of the N rows.
+    static let queries = ["cafe de", "tonkotsu", "ramen tokyo", "pizza naples", "拉麵", "麵", "xyz", "bench restaurant 4242"]
 
     init(arguments: [String]) throws {
         var index = 0

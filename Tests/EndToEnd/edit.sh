@@ -13,7 +13,10 @@
 #   silently: `k` keeps theirs, and, the second time, `o` overwrites it with hers;
 # - `--no-image` removes the photo;
 # - alice's network goes down (the proxy is killed): her edit waits ("waiting to upload", in place)
-#   and uploads once, on its own, when the network is back.
+#   and uploads once, on its own, when the network is back;
+# - an offline edit refused at upload (the laptop changed it meanwhile) shows on its row, and `e`
+#   there opens the form with both versions: `o` overwrites with hers, and, the second time, `k`
+#   keeps theirs and drops her edit for good.
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/support/serve.sh"
@@ -188,6 +191,61 @@ uploads=$(( $(modifies) - before ))
 python3 -c 'import json, sys; rows = json.load(open(sys.argv[1])); assert sum(r["name"] == "Edited Offline" for r in rows) == 1' "$E2E_TMP/bob.json" \
   || fail "the offline edit is on bob's list more than once"
 pass "offline, the edit waits in place and uploads once, on its own, when the network is back"
+
+echo "=== edit: offline, refused at upload, resolved from the form"
+# Alice edits offline while her laptop changes the same restaurant on the server: the upload
+# meets the conflict, the row says so, and `e` on it opens the form with both versions.
+proxy_stop
+wait_for "offline ·" 10
+send e
+wait_for "Edit Restaurant" 10
+send C-u
+send_text "Offline Again"
+send C-s
+wait_for "waiting to upload" 20
+as_laptop "$E2E_BIN" edit "$ID" --name "Laptop While Away" >/dev/null 2>&1
+proxy_start
+wait_gone "offline" 10
+send r
+wait_for "not uploaded: Conflict" 20
+[ "$(field_of "$ID" name)" = "Laptop While Away" ] || fail "the refused edit overwrote the laptop's change"
+send e
+wait_for "Conflict: changed on the server by alice since it was read: k keeps theirs" 10
+wait_for "theirs: Laptop While Away" 5
+screen_has "Offline Again" || fail "the form does not hold the refused edit"
+send o
+wait_gone "Edit Restaurant" 20
+poll_until 20 "overwriting the refused edit did not reach the server" has_field "$ID" name "Offline Again"
+send r
+wait_gone "not uploaded" 20
+screen_has "Offline Again" || fail "the list lost the resolved edit"
+pass "an offline edit refused at upload (a conflict) shows on its row; e opens the form with theirs, o overwrites"
+
+proxy_stop
+wait_for "offline ·" 10
+send e
+wait_for "Edit Restaurant" 10
+send C-u
+send_text "Mine Dropped"
+send C-s
+wait_for "waiting to upload" 20
+as_laptop "$E2E_BIN" edit "$ID" --name "Laptop Kept" >/dev/null 2>&1
+proxy_start
+wait_gone "offline" 10
+send r
+wait_for "not uploaded: Conflict" 20
+send e
+wait_for "theirs: Laptop Kept" 10
+send k
+wait_gone "Edit Restaurant" 10
+wait_for "Laptop Kept" 10
+wait_gone "not uploaded" 10
+send r
+wait_for "Laptop Kept" 10
+screen_has "Mine Dropped" && fail "the dropped edit came back after r"
+screen_has "not uploaded" && fail "the refusal is still shown after keeping theirs"
+[ "$(field_of "$ID" name)" = "Laptop Kept" ] || fail "keeping theirs changed the server"
+pass "the same refused at upload, k keeps theirs: the edit is dropped from the outbox, for good"
 
 send q
 expect_exit 0

@@ -23,6 +23,8 @@ package protocol DiscoverBackend: Sendable {
     /// Throws ``DiscoverError/Code/conflict`` with the server's version when it changed meanwhile.
     func update(_ edit: RestaurantEdit) async throws -> Restaurant
     func delete(id: String) async throws
+    /// Drops an edit made offline that the server refused at upload: the user kept the server's version.
+    func discardRefusedEdit(id: String) async throws
     /// Other users' changes as they happen; ends when the task is cancelled.
     func changes() -> AsyncStream<[RemoteChange]>
     /// The newest `limit` restaurants whose name, type, location or description contain every
@@ -45,6 +47,9 @@ extension DiscoverBackend {
     package func update(_ edit: RestaurantEdit) async throws -> Restaurant {
         throw DiscoverError(.saveFailed, "Editing is not available")
     }
+
+    /// A backend without an outbox has no refused edits.
+    package func discardRefusedEdit(id: String) async throws {}
 
     /// A backend without a server is always there.
     package func reachability() -> AsyncStream<Bool> {

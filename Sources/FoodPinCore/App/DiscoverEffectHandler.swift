@@ -80,6 +80,12 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
                     sink.post(.reachabilityChanged(reachable))
                 }
             }
+        case .discardRefusedEdit(let id):
+            run {
+                do { try await backend.discardRefusedEdit(id: id) } catch {
+                    sink.post(.saveFailed(DiscoverError(error, while: .saveFailed)))
+                }
+            }
         case .delete(let id):
             run {
                 do {

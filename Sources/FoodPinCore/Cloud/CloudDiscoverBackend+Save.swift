@@ -102,6 +102,10 @@ extension CloudDiscoverBackend {
         }
         do {
             let saved = try await database.save(record)
+            // This save supersedes an earlier edit of the record that the server refused at upload
+            // (the form resolving it saves over the server's version): that one is dropped. The
+            // save itself is done; if dropping fails, the row still shows the old refusal, marked.
+            _ = try? container.discardRefusedChanges(of: saved.recordID)
             var restaurant = RestaurantRecord.restaurant(from: saved)
             restaurant.isWaiting = container.pendingChanges().contains { $0.recordID == saved.recordID && $0.failure == nil }
             return restaurant
@@ -139,6 +143,15 @@ extension CloudDiscoverBackend {
             offset += count
         }
         return close(fd) == 0 ? nil : String(cString: strerror(errno))
+    }
+
+    /// Drops an edit the server refused at upload, once the user kept the server's version.
+    package func discardRefusedEdit(id: String) async throws {
+        do {
+            try container.discardRefusedChanges(of: Record.ID(recordName: id))
+        } catch {
+            throw DiscoverError(error, while: .saveFailed)
+        }
     }
 
     /// Deletes a restaurant. Only its creator may, where the schema's roles say so.

@@ -146,6 +146,15 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             (restaurant.createdAt, restaurant.createdBy) = (shown.createdAt, shown.createdBy)
             restaurant.isWaiting = true
             restaurant.uploadFailure = change.failure
+            if let failure = change.failure {
+                // Refused: the server's version (from the conflict, else the row as the server
+                // has it) lets the form resolve it.
+                var theirs = change.serverRecord.map(RestaurantRecord.restaurant(from:)) ?? shown
+                (theirs.createdAt, theirs.createdBy) = (shown.createdAt, shown.createdBy)
+                (theirs.isWaiting, theirs.uploadFailure, theirs.refusedEdit) = (false, nil, nil)
+                let myPhoto = record[RestaurantRecord.image] == nil ? nil : restaurant.imageFile
+                restaurant.refusedEdit = RefusedEdit(reason: failure, theirs: theirs, myPhoto: myPhoto)
+            }
             page.restaurants[index] = restaurant
         }
         let waiting = pending.reversed().compactMap { change -> Restaurant? in

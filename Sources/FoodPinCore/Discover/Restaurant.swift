@@ -20,6 +20,9 @@ package struct Restaurant: Hashable, Sendable, Identifiable {
     package var isWaiting = false
     /// Why the server refused the upload, when it did (shown on the row, never dropped).
     package var uploadFailure: String?
+    /// An edit made offline that the server refused: the server's version, so that the form can
+    /// resolve it (keep theirs, or overwrite with mine). `nil` for everything else.
+    package var refusedEdit: RefusedEdit?
     /// The version of the record this copy was read from (its change tag); `nil` when not read from a store.
     package var changeTag: String?
     /// The record's system fields (`Record.encodedSystemFields()`): an edit is saved against the

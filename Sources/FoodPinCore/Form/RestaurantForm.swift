@@ -104,6 +104,9 @@ package struct RestaurantForm: Sendable {
     package private(set) var conflict: Restaurant?
     /// What the conflict says: who changed it ("Changed by bob on another machine").
     package private(set) var conflictMessage = ""
+    /// The form resolves an edit the server refused at upload (``init(resolving:services:)``):
+    /// keeping theirs also drops the refused edit from the outbox.
+    package private(set) var resolvesRefusedUpload = false
 
     /// The size of the image field's live preview.
     package static let previewSize = ThumbnailSize(columns: 8, rows: 4)
@@ -141,6 +144,20 @@ package struct RestaurantForm: Sendable {
         setText(restaurant.location, for: .location)
         setText(restaurant.phone, for: .phone)
         setText(restaurant.description, for: .description)
+    }
+
+    /// The form on an edit made offline that the server refused at upload (`mine.refusedEdit`):
+    /// filled with the edit, and showing the server's version at once, as after a conflict met
+    /// online: `k` keeps theirs (the edit is dropped), `o` saves mine over theirs, Esc edits
+    /// (the next save is made against the version the edit was made against, so it meets the
+    /// conflict again).
+    package init(resolving mine: Restaurant, services: FormServices) {
+        self.init(editing: mine, services: services)
+        guard let refused = mine.refusedEdit else { return }
+        resolvesRefusedUpload = true
+        conflict = refused.theirs
+        conflictMessage = refused.reason
+        if let photo = refused.myPhoto { setText(photo.path, for: .image) }
     }
 
     /// Whether the form edits an existing restaurant.

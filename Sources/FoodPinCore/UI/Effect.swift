@@ -31,6 +31,8 @@ package enum Effect: Hashable, Sendable {
     case forgetThumbnails(ids: [String])
     /// Start listening for the server going away and coming back; post `.reachabilityChanged`.
     case watchReachability
+    /// Drop an edit the server refused at upload (the user kept theirs); answer `.saveFailed` only if that fails.
+    case discardRefusedEdit(id: String)
     /// Delete a record; answer `.deleteSucceeded` or `.deleteFailed`.
     case delete(id: String)
     /// Start listening for other users' changes; post `.remoteChanges` as they come.

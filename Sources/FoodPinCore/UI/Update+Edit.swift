@@ -4,6 +4,14 @@ extension AppState {
     /// user may edit it: only its creator may, as the access rules say; others get one line.
     mutating func startEditing() -> [Effect] {
         guard let target = ownRestaurantShown(toDo: "edit") else { return [] }
+        if target.refusedEdit != nil {
+            // Edited offline, refused at upload: the form shows the edit and the server's
+            // version, to keep theirs or overwrite with mine, as for a conflict met online.
+            form = RestaurantForm(resolving: target, services: config.formServices)
+            screenBeforeForm = screen
+            screen = .form
+            return []
+        }
         if target.isWaiting || target.uploadFailure != nil {
             // Its change tag is not the server's yet: an edit now would conflict with itself.
             errorBanner = ErrorBanner(message: "“\(target.name)” has not reached the server yet; edit it once it has", retry: nil)

@@ -57,7 +57,12 @@ extension AppState {
         case .editSucceeded(let restaurant):
             effects = editSucceeded(restaurant)
         case .saveFailed(let error):
-            form?.saveFailed(error)
+            if form != nil {
+                form?.saveFailed(error)
+            } else {
+                // The form is closed (keeping theirs failed to drop the refused edit): say so.
+                errorBanner = ErrorBanner(message: error.message, retry: nil)
+            }
             effects = []
         case .deleteSucceeded(let id):
             list.confirmRemoval(id: id)
@@ -197,9 +202,11 @@ extension AppState {
             if let edit = form?.edit { return [.saveEdit(edit)] }
             return [.save(draft)]
         case .keepTheirs(let theirs):
+            let refused = form?.resolvesRefusedUpload == true
             closeForm()
             showInPlace(theirs)
-            return []
+            // An edit refused at upload waits in the outbox, marked: keeping theirs drops it.
+            return refused ? [.discardRefusedEdit(id: theirs.id)] : []
         case .probeImage(let path): return [.probeImage(path: path)]
         case .listDirectory(let path): return [.listDirectory(path: path)]
         }

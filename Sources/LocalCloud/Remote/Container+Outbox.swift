@@ -14,6 +14,20 @@ extension Container {
         return (try? store.pendingChanges()) ?? []
     }
 
+    /// For a remote container: drops the changes of `recordID` that the server refused, once the
+    /// user resolved them (kept the server's version, or saved again over it); changes still
+    /// waiting to upload stay. Does nothing for a local container, which refuses at once.
+    ///
+    /// ```swift
+    /// try container.discardRefusedChanges(of: Record.ID(recordName: "cafe"))   // "keep theirs"
+    /// ```
+    /// - Returns: how many refused changes were dropped.
+    @discardableResult
+    package func discardRefusedChanges(of recordID: Record.ID) throws -> Int {
+        guard let store = try? core.store() as? RemoteStore else { return 0 }
+        return try store.discardRefusedChanges(of: recordID)
+    }
+
     /// For a remote container: whether its last request reached the server (`false` while reads
     /// come from the local cache and changes wait in the outbox). `nil` for a local container.
     public var serverIsReachable: Bool? {

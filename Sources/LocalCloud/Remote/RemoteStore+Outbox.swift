@@ -82,6 +82,16 @@ extension RemoteStore {
         }
     }
 
+    /// Drops the changes of `recordID` that the server refused (a conflict or a permission error),
+    /// leaving those still waiting: the user resolved them, by keeping the server's version or by a
+    /// new save. Returns how many were dropped.
+    @discardableResult
+    package func discardRefusedChanges(of recordID: Record.ID) throws -> Int {
+        let refused = try outbox.items().filter { $0.recordID == recordID && $0.failure != nil }
+        for item in refused { try outbox.remove(item.sequence) }
+        return refused.count
+    }
+
     func startUploading() {
         uploader.start { [self] in
             let more = try uploadNext()

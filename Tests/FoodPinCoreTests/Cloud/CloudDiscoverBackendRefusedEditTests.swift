@@ -1,0 +1,98 @@
+import Foundation
+import LocalCloud
+import LocalCloudServerTesting
+import Testing
+@testable import FoodPinCore
+
+/// An edit made offline that the server refuses only at upload (the restaurant changed on another
+/// machine meanwhile), against a real `localcloud serve`: the row shows it, and `e` on that row
+/// opens the form with the server's version, resolved either way as a conflict met online is.
+@Suite struct CloudDiscoverBackendRefusedEditTests {
+    @Test(arguments: ["keep theirs", "overwrite with mine"])
+    func anEditRefusedAtUploadIsResolvedFromTheForm(_ choice: String) async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = Container(configuration: try await server.configuration(user: "alice", dataDirectory: directory))
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices"))
+        record["name"] = "Alice's Cafe"
+        record["type"] = "Cafe"
+        record["location"] = "Lyon"
+        _ = try await alice.publicCloudDatabase.save(record)
+        let backend = CloudDiscoverBackend(container: alice)
+        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 120, height: 24, now: Date())
+        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+
+        // Offline, alice edits it on the screen: the edit waits in the outbox…
+        await server.stop()
+        send(&state, .key(.character("e")))
+        #expect(state.screen == .form)
+        state.form?.setText("Alice's Café, edited offline", for: .name)
+        guard case .saveEdit(let edit)? = send(&state, .key(.control("s"))).first else {
+            Issue.record("Ctrl-S did not save the edit")
+            return
+        }
+        send(&state, .editSucceeded(try await backend.update(edit)))
+        #expect(alice.pendingChanges().count == 1)
+        // …while her desktop renames it on the server.
+        let desktop = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: "alice"))
+        let changed = try await desktop.publicCloudDatabase.record(for: record.recordID)
+        changed["name"] = "Alice's Bistro"
+        _ = try await desktop.publicCloudDatabase.save(changed)
+
+        // Back online, the upload meets the conflict and is kept, refused.
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        _ = try await backend.refresh(limit: 50)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while alice.pendingChanges().first?.isConflict != true && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(alice.pendingChanges().first?.isConflict == true)
+        send(&state, .pageLoaded(.refresh, .success(try await backend.refresh(limit: 50))))
+        let row = try #require(state.list.restaurant(withID: "alices"))
+        #expect(row.name == "Alice's Café, edited offline", "the row shows the edit…")
+        #expect(row.uploadFailure?.hasPrefix("Conflict: changed on the server by alice") == true, "…marked refused")
+        #expect(row.refusedEdit?.theirs.name == "Alice's Bistro")
+
+        // `e` on that row: the form holds the edit and shows the server's version at once.
+        state.list.select(id: "alices")
+        send(&state, .key(.character("e")))
+        #expect(state.screen == .form)
+        let form = try #require(state.form)
+        #expect(form.text(.name) == "Alice's Café, edited offline")
+        #expect(form.conflict?.name == "Alice's Bistro")
+        let screen = view(state, width: 120, height: 24).lines.joined(separator: "\n")
+        #expect(screen.contains("k keeps theirs, o overwrites with mine"), "\(screen)")
+
+        if choice == "keep theirs" {
+            let effects = send(&state, .key(.character("k")))
+            #expect(effects.contains(.discardRefusedEdit(id: "alices")), "keeping theirs drops the refused edit: \(effects)")
+            #expect(state.screen == .list)
+            #expect(state.list.restaurant(withID: "alices")?.name == "Alice's Bistro")
+            #expect(state.list.restaurant(withID: "alices")?.uploadFailure == nil)
+            try await backend.discardRefusedEdit(id: "alices")
+            #expect(alice.pendingChanges().isEmpty, "the refused edit is dropped")
+            #expect(try await desktop.publicCloudDatabase.record(for: record.recordID)["name"] as? String == "Alice's Bistro")
+        } else {
+            guard case .saveEdit(let overwrite)? = send(&state, .key(.character("o"))).first else {
+                Issue.record("o did not save the edit")
+                await restarted.stop()
+                return
+            }
+            let saved = try await backend.update(overwrite)
+            #expect(saved.name == "Alice's Café, edited offline")
+            #expect(!saved.isWaiting, "online, it is saved at once")
+            send(&state, .editSucceeded(saved))
+            #expect(state.screen == .list)
+            #expect(alice.pendingChanges().isEmpty, "the refused edit is replaced by the save over theirs")
+            #expect(try await desktop.publicCloudDatabase.record(for: record.recordID)["name"] as? String == "Alice's Café, edited offline")
+        }
+        // A later refresh shows the server's record as resolved, with no refusal.
+        send(&state, .pageLoaded(.refresh, .success(try await backend.refresh(limit: 50))))
+        let resolved = try #require(state.list.restaurant(withID: "alices"))
+        #expect(resolved.uploadFailure == nil && resolved.refusedEdit == nil && !resolved.isWaiting)
+        #expect(resolved.name == (choice == "keep theirs" ? "Alice's Bistro" : "Alice's Café, edited offline"))
+        await restarted.stop()
+    }
+}
