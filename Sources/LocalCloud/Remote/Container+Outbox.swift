@@ -23,8 +23,8 @@ extension Container {
     /// ```
     /// - Returns: how many refused changes were dropped.
     @discardableResult
-    package func discardRefusedChanges(of recordID: Record.ID) throws -> Int {
-        guard let store = try? core.store() as? RemoteStore else { return 0 }
+    public func discardRefusedChanges(of recordID: Record.ID) throws -> Int {
+        guard let store = offlineStore else { return 0 }
         return try store.discardRefusedChanges(of: recordID)
     }
 

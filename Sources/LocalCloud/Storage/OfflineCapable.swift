@@ -7,6 +7,8 @@ import Foundation
 package protocol OfflineCapable: AnyObject, Sendable {
     /// Changes made while the server could not be reached that have not reached it yet, oldest first.
     func pendingChanges() throws -> [PendingChange]
+    /// Drops the changes of `recordID` that the server refused, once the user resolved them.
+    func discardRefusedChanges(of recordID: Record.ID) throws -> Int
     /// Whether the last request reached the server.
     var isReachable: Bool { get }
     /// The server's change token the local cache is current to.

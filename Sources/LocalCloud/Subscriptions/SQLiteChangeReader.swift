@@ -197,8 +197,8 @@ final class SQLiteChangeReader: ChangeReader {
     private func matchesPredicate(_ change: LoggedChange, _ watched: WatchedSubscription, db: GRDB.Database) throws -> Bool {
         let predicate = try SQLQueryPlan.compile(watched.predicate)
         let sql = SQLFragment(Self.matchPrefixSQL,
-                              [change.scope.rawValue, change.owner, change.zone, change.recordName]) + predicate + SQLFragment(")")
-        return try Bool.fetchOne(db, sql: sql.sql, arguments: StatementArguments(sql.arguments.map { $0 as any DatabaseValueConvertible })) ?? false
+                              [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)]) + predicate + SQLFragment(")")
+        return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
     }
 
     private func read(_ db: GRDB.Database, user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
