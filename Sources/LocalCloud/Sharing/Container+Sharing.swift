@@ -66,3 +66,39 @@ extension Container {
         }
     }
 }
+
+/// What the share page of `localcloud serve` may show about a share to someone without an account.
+package struct ShareSummary: Sendable {
+    /// The title and owner, only for a public share (anyone with the URL may join it).
+    package var title: String?
+    package var ownerName: String?
+    package var publicPermission: Share.ParticipantPermission
+}
+
+extension Container {
+    /// The share with this short GUID in this container, as its page may describe it to anyone;
+    /// `nil` when this container has none.
+    package func shareSummary(shortGUID: String) async throws -> ShareSummary? {
+        let core = core
+        return try await privateCloudDatabase.perform { _ in
+            guard let store = try core.sharingStore(), let stored = try store.share(shortGUID: shortGUID) else { return nil }
+            let share = stored.share
+            let isPublic = share.publicPermission == .readOnly || share.publicPermission == .readWrite
+            return ShareSummary(title: isPublic ? share[Share.SystemFieldKey.title] as? String : nil,
+                                ownerName: isPublic ? stored.owner : nil, publicPermission: share.publicPermission)
+        }
+    }
+
+    /// The metadata of a short GUID (what `records/resolve` answers).
+    package func shareMetadata(shortGUID: String, shouldFetchRootRecord: Bool, rootRecordDesiredKeys: [String]?) async throws -> Share.Metadata {
+        try await runOnPrivateQueue { store, user in
+            try store.metadata(shortGUID: shortGUID, user: user, containerIdentifier: self.containerIdentifier,
+                               fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys)
+        }
+    }
+
+    /// Accepts the share with this short GUID (what `records/accept` does).
+    package func acceptShare(shortGUID: String) async throws -> Share {
+        try await runOnPrivateQueue { store, user in try store.accept(shortGUID: shortGUID, user: user) }
+    }
+}

@@ -99,7 +99,7 @@ extension CloudServer {
             if type == "forceDelete" { return .forceDelete(id) }
             return .delete(id, changeTag: json["recordChangeTag"]?.stringValue)
         case "create", "update", "forceUpdate", "replace", "forceReplace":
-            let record = try Record(webServices: json, zoneID: zone, assets: assets)
+            let record = try Record.fromWebServices(json, zoneID: zone, assets: assets)
             if (type == "update" || type == "replace") && record.recordChangeTag == nil {
                 throw ServerError(.badRequest, "operations[\(index)]: \(type) needs the record's recordChangeTag (or use force\(type.prefix(1).uppercased() + type.dropFirst()))")
             }
@@ -141,6 +141,7 @@ extension CloudServer {
 
     static func recordResult(_ id: Record.ID, _ result: Result<Record, any Error>, call: DatabaseCall) -> JSONValue {
         switch result {
+        case .success(let share as Share): shareJSON(share, call: call)
         case .success(let record): record.webServicesJSON(assets: call.assets)
         case .failure(let error): errorResult(id, error, call: call)
         }
