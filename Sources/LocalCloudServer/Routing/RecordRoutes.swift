@@ -80,7 +80,7 @@ extension CloudServer {
         return .object(["records": .array(zip(requested, results).map { request, result in
             switch result {
             case .saved(let record):
-                return trimmed(record.webServicesJSON(assets: call.assets), to: desiredKeys)
+                return trimmed(recordResult(record.recordID, .success(record), call: call), to: desiredKeys)
             case .deleted(let id):
                 return .object(["recordName": .string(id.recordName), "deleted": .bool(true), "zoneID": id.zoneID.webServicesValue])
             case .failed(let id, var error):
