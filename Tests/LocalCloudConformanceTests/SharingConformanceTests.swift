@@ -4,8 +4,8 @@ import LocalCloud
 
 /// CloudKit's sharing: shares, participants, the shared database and its refusals, on every store.
 @Suite(.serialized) struct SharingConformanceTests {
-    /// The stores with sharing so far.
-    static let kinds: [StoreKind] = StoreKind.allCases.filter { $0 != .remote }
+    /// Every store: embedded, remote (a real server) and PostgreSQL.
+    static let kinds: [StoreKind] = StoreKind.allCases
 
     /// alice's "Friday" list (a root with two entries below it) in her zone "Lists", and an
     /// unrelated record beside it.
@@ -290,6 +290,57 @@ import LocalCloud
             _ = try await fixture.alice.privateCloudDatabase.save(closing)
             let closed = await cloudError { _ = try await eve.sharedCloudDatabase.record(for: entry.recordID) }
             #expect(closed?.code == .zoneNotFound)
+        }
+    }
+
+    /// A participant's database subscription in the shared database hears the owner's edits, and
+    /// stops hearing them once removed.
+    @Test(arguments: kinds)
+    func theSharedDatabaseNotifiesParticipantsUntilRemoved(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let fixture = try await Fixture(store)
+            let share = try await fixture.share(with: ["bob"], permission: .readWrite)
+            let bob = try await store.container(user: "bob")
+            try await bob.accept(try await bob.shareMetadata(for: try #require(share.url)))
+            _ = try await bob.sharedCloudDatabase.save(DatabaseSubscription(subscriptionID: "shared-lists"))
+            _ = try await bob.privateCloudDatabase.save(DatabaseSubscription(subscriptionID: "own"))
+            let bobsZone = try await bob.privateCloudDatabase.save(RecordZone(zoneName: "Mine")).zoneID
+            let received = NotificationBox()
+            let listener = Task {
+                for await notification in bob.notifications { received.append(notification) }
+            }
+            defer { listener.cancel() }
+            // alice edits until bob's watcher runs (a notification for an earlier save is not replayed).
+            var edits = 0
+            let heard = try await poll(timeout: .seconds(30)) {
+                let entry = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "edit-\(edits)", zoneID: fixture.zone))
+                entry["name"] = "Edit \(edits)"
+                entry.setParent(fixture.list)
+                _ = try await fixture.alice.privateCloudDatabase.save(entry)
+                edits += 1
+                return await poll(timeout: .milliseconds(500)) { received.items.contains { $0.subscriptionID == "shared-lists" } }
+            }
+            #expect(heard)
+            let first = try #require(received.items.first { $0.subscriptionID == "shared-lists" })
+            #expect(first.databaseScope == .shared)
+            // CloudKit Web Services' database notifications name no zone; in-process ones do, with the owner.
+            #expect(first.recordZoneID == nil ? kind == .remote : first.recordZoneID == Self.sharedZone(fixture))
+
+            // Removed: alice's next edit is not heard. bob's own save after it is, and notifications
+            // arrive in commit order, so once his is in, alice's would have been too.
+            let current = try #require(try await fixture.alice.privateCloudDatabase.record(for: share.recordID) as? Share)
+            current.removeParticipant(try #require(current.participants.first { $0.role == .privateUser }))
+            _ = try await fixture.alice.privateCloudDatabase.save(current)
+            let before = received.items.filter { $0.subscriptionID == "shared-lists" }.count
+            let late = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after-removal", zoneID: fixture.zone))
+            late.setParent(fixture.list)
+            _ = try await fixture.alice.privateCloudDatabase.save(late)
+            let mine = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bobs-own", zoneID: bobsZone))
+            _ = try await bob.privateCloudDatabase.save(mine)
+            #expect(await poll { received.items.contains { $0.subscriptionID == "own" } })
+            let after = received.items.filter { $0.subscriptionID == "shared-lists" }
+            #expect(!after.contains { $0.recordID?.recordName == "after-removal" }, "a removed participant hears nothing more")
+            #expect(after.count <= before + 1, "at most the share's own save, committed before the removal took effect")
         }
     }
 }

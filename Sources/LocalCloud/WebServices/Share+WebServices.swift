@@ -119,6 +119,7 @@ extension Share {
         json["owner"] = owner.webServicesJSON
         if let me = currentUserParticipant { json["currentUserParticipant"] = me.webServicesJSON }
         if let guid = shortGUID { json["shortGUID"] = .string(guid) }
+        if let root = rootRecordName { json["rootRecord"] = .object(["recordName": .string(root)]) }
         if let url { json["url"] = .string(url.absoluteString) }
     }
 
@@ -182,5 +183,59 @@ extension Record {
             for key in Share.wireKeys { fields[key] = nil }
             share.addWebServicesKeys(to: &json)
         }
+    }
+}
+
+// The remote store's side: what it sends to save, and what it makes of the server's records.
+extension Share {
+    /// Moves `parent` and a share's own keys out of `fields` to where the wire carries them.
+    static func addSharingWire(_ record: Record, to json: inout [String: JSONValue]) {
+        guard var fields = json["fields"]?.objectValue else { return }
+        let state = record.snapshot
+        if fields[Record.parentKey] != nil {
+            if case .reference(let parent)? = state.fields[Record.parentKey] {
+                json["parent"] = .object(["recordName": .string(parent.recordID.recordName)])
+            } else {
+                json["parent"] = .null
+            }
+        }
+        // The server sets `share` itself.
+        for key in Record.sharingKeys { fields[key] = nil }
+        if let share = record as? Share {
+            for key in wireKeys { fields[key] = nil }
+            json["publicPermission"] = .string(share.publicPermission.webServicesName)
+            json["participants"] = .array(share.participantList.map(\.webServicesJSON))
+            if let root = share.rootRecordName { json["rootRecord"] = .object(["recordName": .string(root)]) }
+        }
+        json["fields"] = .object(fields)
+    }
+
+    /// A record from a server's JSON: `parent` and `share` into their fields; a `cloudkit.share`
+    /// becomes a ``Share`` with its participants, permission, short GUID and URL.
+    static func fromServerJSON(_ json: JSONValue, type: String, recordID: Record.ID, state: Record.State) -> Record {
+        var state = state
+        if let parent = json["parent"]?["recordName"]?.stringValue {
+            state.fields[Record.parentKey] = .reference(Record.Reference(recordID: Record.ID(recordName: parent, zoneID: recordID.zoneID), action: .none))
+        }
+        if let shareName = json["share"]?["recordName"]?.stringValue {
+            let zone = json["share"]?["zoneID"].flatMap { try? RecordZone.ID(webServices: $0) } ?? recordID.zoneID
+            state.fields[Record.shareKey] = .reference(Record.Reference(recordID: Record.ID(recordName: shareName, zoneID: zone), action: .none))
+        }
+        guard type == Share.recordType else { return Record(recordType: type, recordID: recordID, state: state) }
+        if let permission = json["publicPermission"]?.stringValue.flatMap({ try? ParticipantPermission(webServicesName: $0) }) {
+            state.fields[publicPermissionKey] = .int64(Int64(permission.rawValue))
+        }
+        if let guid = json["shortGUID"]?.stringValue { state.fields[shortGUIDKey] = .string(guid) }
+        if let root = json["rootRecord"]?["recordName"]?.stringValue { state.fields[rootRecordNameKey] = .string(root) }
+        let share = Share(recordID: recordID, state: state)
+        if let participants = json["participants"]?.arrayValue {
+            share.participantList = participants.compactMap { try? Participant(webServices: $0) }
+            share.state.withLock { $0.changed.removeAll() }
+        }
+        let me = json["currentUserParticipant"]?["userIdentity"]?["userRecordName"]?.stringValue
+        var base: String?
+        if let url = json["url"]?.stringValue, let guid = share.shortGUID, url.hasSuffix(guid) { base = String(url.dropLast(guid.count)) }
+        share.setViewer(me, urlBase: base)
+        return share
     }
 }
