@@ -31,6 +31,7 @@ if CommandLine.arguments.dropFirst().first == "notifications" { try await Notifi
 if CommandLine.arguments.dropFirst().first == "push" { try await PushBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "remote" { try await RemoteBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "decode" { try await DecodeBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "sharing" { try await SharingBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "seed" { try await SeedCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 
 var options = Options()

@@ -145,6 +145,7 @@ final class SQLiteStore: RecordStore {
         registerChangeMigrations(&migrator)
         SchemaStorage.registerMigrations(&migrator)
         registerQueryMigrations(&migrator)
+        registerShareMigrations(&migrator)
         return migrator
     }
 
