@@ -15,6 +15,8 @@ struct CloudSession {
     let container: Container
     let backend: CloudDiscoverBackend
     let seeder: SampleSeeder?
+    /// The user's lists (private database) and those shared with them.
+    let lists: CloudListsBackend
 
     /// - Parameter queuesWhenOffline: on a server, whether adds and deletes made while it cannot be
     ///   reached wait in the outbox (`foodpin add --no-queue` says no).
@@ -30,6 +32,7 @@ struct CloudSession {
         self.container = container
         self.seeder = seeder
         backend = CloudDiscoverBackend(container: container, seeder: seeder)
+        lists = CloudListsBackend(container: container, discover: backend)
     }
 }
 

@@ -11,7 +11,8 @@ struct FoodpinCommand: ParsableCommand {
         commandName: "foodpin",
         abstract: "Discover and share restaurants, in the terminal.",
         version: "0.1.0",
-        subcommands: [ListCommand.self, AddCommand.self, EditCommand.self, LoginCommand.self, LogoutCommand.self]
+        subcommands: [ListCommand.self, AddCommand.self, EditCommand.self, LoginCommand.self, LogoutCommand.self,
+                      ListsCommand.self, SaveCommand.self]
     )
 
     @OptionGroup var options: GlobalOptions
