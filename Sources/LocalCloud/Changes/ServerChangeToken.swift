@@ -21,6 +21,9 @@ public struct ServerChangeToken: Sendable, Hashable, Codable, CustomStringConver
     package let snapshotAfterRowID: Int64?
     /// A remote container's token: the server's `syncToken`, opaque here.
     let syncToken: String?
+    /// On the shared database: the zones (`owner/zone`) the user saw when the token was made, so
+    /// the next call can report the ones they lost as deleted.
+    package var sharedZones: [String]?
 
     package init(epoch: String, sequence: Int64, snapshotAfterRowID: Int64? = nil) {
         self.epoch = epoch

@@ -39,6 +39,9 @@ extension Container {
         package var assetCacheLimit: Int64 = 500 * 1024 * 1024
         /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
         package var storeOpener: StoreOpener?
+        /// Where share URLs point: `{server}/share/` on `localcloud serve`; the embedded store's
+        /// `localcloud://share/` when `nil` (``Container/shareMetadata(for:)`` resolves those locally).
+        package var shareURLBase: String?
 
         public init(
             containerIdentifier: String = Configuration.defaultIdentifier,

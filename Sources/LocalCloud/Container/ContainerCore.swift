@@ -47,6 +47,19 @@ final class ContainerCore: Sendable {
         }
     }
 
+    /// The store as a database of `scope` uses it: behind the sharing layer where the store keeps
+    /// shares itself (embedded and PostgreSQL); the remote store's server applies the rules.
+    func store(for scope: Database.Scope) throws -> any CloudStore {
+        let base = try store()
+        guard scope != .public, let catalog = base as? any ShareCatalog else { return base }
+        return SharingStore(base: base, catalog: catalog, cache: slot.shareCache, urlBase: configuration.shareURLBase)
+    }
+
+    /// The sharing layer over this container's store, `nil` for a remote container.
+    func sharingStore() throws -> SharingStore? {
+        try store(for: .private) as? SharingStore
+    }
+
     /// The store if it is open already, without opening it.
     var openedStore: (any CloudStore)? { slot.opened.withLock { $0 } }
 
@@ -66,4 +79,5 @@ final class ContainerCore: Sendable {
 /// The one open store of a container, however many users act on it.
 private final class StoreSlot: Sendable {
     let opened = Mutex<(any CloudStore)?>(nil)
+    let shareCache = ShareCatalogCache()
 }

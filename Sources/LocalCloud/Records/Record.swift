@@ -9,8 +9,9 @@ import Synchronization
 /// let saved = try await container.publicCloudDatabase.save(record)
 /// ```
 ///
-/// A record is a reference type shared across tasks, so its state sits behind a `Mutex`.
-public final class Record: @unchecked Sendable, CustomStringConvertible {
+/// A record is a reference type shared across tasks, so its state sits behind a `Mutex` (hence
+/// `@unchecked Sendable`). It is not final: ``Share`` subclasses it, as `CKShare` does `CKRecord`.
+public class Record: @unchecked Sendable, CustomStringConvertible {
     public let recordID: ID
     public let recordType: String
 
@@ -113,7 +114,7 @@ public final class Record: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The keys that have values, sorted.
-    public func allKeys() -> [String] { state.withLock { $0.fields.keys.sorted() } }
+    public func allKeys() -> [String] { state.withLock { $0.fields.keys.filter { !Record.sharingKeys.contains($0) }.sorted() } }
 
     /// The keys set since the record was created locally or last fetched, in the order they were set.
     public func changedKeys() -> [String] { state.withLock { $0.changed } }

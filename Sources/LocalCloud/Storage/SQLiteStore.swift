@@ -140,6 +140,7 @@ final class SQLiteStore: RecordStore {
         registerChangeMigrations(&migrator)
         SchemaStorage.registerMigrations(&migrator)
         registerQueryMigrations(&migrator)
+        registerShareMigrations(&migrator)
         return migrator
     }
 

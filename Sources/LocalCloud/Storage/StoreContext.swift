@@ -5,6 +5,9 @@ package struct StoreContext: Sendable, Hashable {
     package var user: String?
     /// The largest asset file a save may copy in.
     package var assetSizeLimit: Int64 = 50 * 1024 * 1024
+    /// Whose private data a shared-database call reads and writes, set by the sharing layer once
+    /// the share rules allowed it; `nil` means the user's own.
+    package var sharedOwner: String?
 
     package init(scope: Database.Scope, user: String?, assetSizeLimit: Int64 = 50 * 1024 * 1024) {
         self.scope = scope
@@ -16,7 +19,7 @@ package struct StoreContext: Sendable, Hashable {
     package var owner: String {
         switch scope {
         case .public: ""
-        case .private, .shared: user ?? ""
+        case .private, .shared: sharedOwner ?? user ?? ""
         }
     }
 

@@ -1,0 +1,155 @@
+import Foundation
+import Synchronization
+
+/// The sharing layer over any local store (embedded SQLite or PostgreSQL): the one place where
+/// CloudKit's sharing rules (``ShareRules``) meet the store calls.
+///
+/// - In the **private** database it turns ``Share`` records into what a store keeps (and back),
+///   gives a new share its short GUID and owner, refuses a second share of one record
+///   (`alreadyShared`) and sets the root's ``Record/share``.
+/// - In the **shared** database it maps each zone (named with its owner) onto the owner's
+///   private zone, after the rules allowed the call: reads need a share that covers the record,
+///   writes need `readWrite`. Everything else goes straight to the store.
+///
+/// The remote store has no such layer: its server applies these rules.
+final class SharingStore: CloudStore {
+    let base: any CloudStore
+    let catalog: any ShareCatalog
+    let cache: ShareCatalogCache
+    let urlBase: String
+
+    init(base: any CloudStore, catalog: any ShareCatalog, cache: ShareCatalogCache, urlBase: String?) {
+        self.base = base
+        self.catalog = catalog
+        self.cache = cache
+        self.urlBase = urlBase ?? "localcloud://share/"
+    }
+
+    // MARK: The catalog
+
+    /// Every share, read again only when the store changed since the last read.
+    func shares() throws -> [StoredShare] {
+        let stamp = try base.changeStamp()
+        if let cached = cache.value.withLock({ $0 }), cached.stamp == stamp { return cached.shares }
+        let loaded = try catalog.storedShares()
+        cache.value.withLock { $0 = (stamp, loaded) }
+        return loaded
+    }
+
+    /// The share with this short GUID.
+    func share(shortGUID: String) throws -> StoredShare? {
+        try shares().first { $0.share.shortGUID == shortGUID }
+    }
+
+    /// A share as `viewer` reads it: with its URL, and knowing who asks.
+    func presented(_ share: Share, viewer: String?) -> Share {
+        // A copy: catalog shares are cached and read by every user.
+        let copy = Share(recordID: share.recordID, state: share.snapshot)
+        copy.setViewer(viewer.map { "_" + $0 }, urlBase: urlBase)
+        return copy
+    }
+
+    /// A store's record as the API shows it: stored shares become ``Share``s.
+    func presented(_ record: Record, viewer: String?) -> Record {
+        Share.fromStored(record).map { presented($0, viewer: viewer) } ?? record
+    }
+
+    // MARK: Shared-database zones
+
+    /// The owner's context for a shared-database call on `zoneID`, and what the user may do there.
+    /// - Throws: `zoneNotFound` when the user is in no share of the zone (or it is their own).
+    func sharedAccess(_ zoneID: RecordZone.ID, context: StoreContext) throws -> (context: StoreContext, grant: ShareRules.Grant) {
+        guard let user = context.user else {
+            throw CloudError(.notAuthenticated, "No account: the shared database needs a signed-in user")
+        }
+        let owner = zoneID.ownerName
+        let grant = owner == RecordZone.ID.currentUserName || owner.isEmpty ? ShareRules.Grant()
+            : ShareRules.grant(user: user, owner: SharingStore.userName(owner), zoneName: zoneID.zoneName, shares: try shares())
+        guard !grant.isEmpty else {
+            throw CloudError(.zoneNotFound, "Zone not found in the shared database: \(zoneID.zoneName)")
+        }
+        var ownerContext = context
+        ownerContext.scope = .private
+        ownerContext.sharedOwner = SharingStore.userName(owner)
+        return (ownerContext, grant)
+    }
+
+    /// Zone owner names may be written as user record names (`_alice`) or account names (`alice`).
+    static func userName(_ ownerName: String) -> String {
+        ownerName.hasPrefix("_") ? String(ownerName.dropFirst()) : ownerName
+    }
+
+    /// The parent chain of a record (nearest first), read as the owner; stops at 32 levels or a loop.
+    func ancestors(of record: Record, context: StoreContext, known: inout [String: String?]) throws -> [String] {
+        var chain: [String] = []
+        var next = record.parent?.recordID.recordName
+        while let name = next, chain.count < 32, !chain.contains(name), name != record.recordID.recordName {
+            chain.append(name)
+            if let cached = known[name] {
+                next = cached
+                continue
+            }
+            let id = Record.ID(recordName: name, zoneID: record.recordID.zoneID)
+            let fetched = try base.fetchRecords([id], desiredKeys: [Record.parentKey], context: context)[id]
+            let parent = (try? fetched?.get())?.parent?.recordID.recordName
+            known[name] = .some(parent)
+            next = parent
+        }
+        return chain
+    }
+
+    /// The permission the grant gives on `record`.
+    func permission(on record: Record, grant: ShareRules.Grant, context: StoreContext, known: inout [String: String?]) throws
+        -> Share.ParticipantPermission {
+        if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
+        let chain = try ancestors(of: record, context: context, known: &known)
+        return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
+    }
+
+    /// `desiredKeys` plus the parent key a coverage check needs.
+    static func withParent(_ desiredKeys: [String]?) -> [String]? {
+        guard var keys = desiredKeys else { return nil }
+        if !keys.contains(Record.parentKey) { keys.append(Record.parentKey) }
+        return keys
+    }
+
+    // MARK: Forwarded as they are
+
+    func changeStamp() throws -> ChangeStamp { try base.changeStamp() }
+    func close() { base.close() }
+    func loadSchema() throws -> Schema { try base.loadSchema() }
+    func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema {
+        try base.updateSchema(rebuildingSearch: rebuildingSearch, change)
+    }
+    func resetAll() throws { try base.resetAll() }
+    func statistics() throws -> ContainerStatistics { try base.statistics() }
+    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record] {
+        try base.allRecords(zone: zone, types: types, context: context)
+    }
+    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport { try base.collectGarbage(gracePeriod: gracePeriod) }
+    func importAsset(from file: URL, sizeLimit: Int64) throws -> (digest: String, size: Int64) {
+        try base.importAsset(from: file, sizeLimit: sizeLimit)
+    }
+    func assetFile(forDigest digest: String) throws -> URL? { try base.assetFile(forDigest: digest) }
+    var uploadsDirectory: URL { base.uploadsDirectory }
+    func openChangeReader() throws -> any ChangeReader { try base.openChangeReader() }
+    func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool { try base.changeLogIsComplete(afterSequence: sequence) }
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
+        try base.compactChangeLog(throughSequence: throughSequence, olderThan: olderThan)
+    }
+    func currentChangeToken() throws -> ServerChangeToken { try base.currentChangeToken() }
+    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+        try base.saveSubscriptions(subscriptions, context: context)
+    }
+    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+        try base.fetchSubscriptions(ids, context: context)
+    }
+    func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>] {
+        try base.deleteSubscriptions(ids, context: context)
+    }
+}
+
+/// The last catalog read, kept with the container's open store so every database shares it.
+final class ShareCatalogCache: Sendable {
+    let value = Mutex<(stamp: ChangeStamp, shares: [StoredShare])?>(nil)
+}
