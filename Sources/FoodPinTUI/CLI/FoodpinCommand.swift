@@ -12,7 +12,7 @@ struct FoodpinCommand: ParsableCommand {
         abstract: "Discover and share restaurants, in the terminal.",
         version: "0.1.0",
         subcommands: [ListCommand.self, AddCommand.self, EditCommand.self, LoginCommand.self, LogoutCommand.self,
-                      ListsCommand.self, SaveCommand.self]
+                      ListsCommand.self, SaveCommand.self, ShareCommand.self, UnshareCommand.self, AcceptCommand.self]
     )
 
     @OptionGroup var options: GlobalOptions
