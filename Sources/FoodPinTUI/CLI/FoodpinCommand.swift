@@ -38,8 +38,9 @@ struct FoodpinCommand: ParsableCommand {
             ? ChafaEncoder(mode: imageMode, cellPixels: TerminalImageProbe.cellPixelSize()) : nil
         let showsImages = imageMode != .none
         let thumbnails = showsImages
-            ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
-        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails, linkOpener: .system())
+            ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder), lists: session.lists) : nil
+        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails, linkOpener: .system(),
+                                            lists: session.lists)
         var config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)
