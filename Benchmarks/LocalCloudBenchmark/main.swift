@@ -29,6 +29,7 @@ struct Options {
 if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "push" { try await PushBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "remote" { try await RemoteBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "sharing" { try await SharingBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "seed" { try await SeedCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
 
 var options = Options()

@@ -9,7 +9,9 @@ struct WireFormatTests {
     @Test func everyCloudErrorCodeMapsToAWireCodeAndBack() {
         let wire: [ServerErrorCode] = [.accessDenied, .atomicError, .authenticationFailed, .authenticationRequired, .badRequest,
                                        .conflict, .exists, .internalError, .notFound, .quotaExceeded, .throttled,
-                                       .tryAgainLater, .validatingReferenceError, .zoneNotFound]
+                                       .tryAgainLater, .validatingReferenceError, .zoneNotFound,
+                                       // Sharing's refusals, which the reference's list lacks.
+                                       .alreadyShared, .participantMayNeedVerification, .tooManyParticipants]
         for raw in 1...36 {
             let code = CloudError.Code(rawValue: raw)
             #expect(wire.contains(ServerErrorCode(code)), "\(code) maps to no wire code")

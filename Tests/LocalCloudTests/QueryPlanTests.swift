@@ -191,7 +191,9 @@ import Testing
     }
 
     @Test func queryMigrationIsRegisteredLast() throws {
-        let identifiers = SQLiteStore.migrator.migrations
+        // The sharing migration (an index of its own) may follow; the query ones keep their order.
+        let identifiers = SQLiteStore.migrator.migrations.filter { $0 != "v-sharing: shares by type" }
+        #expect(SQLiteStore.migrator.migrations.contains("v-sharing: shares by type"))
         #expect(identifiers.suffix(4) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16",
                                           "v6: full-text segmented column and prefix index"])
         let indexes = try container.core.sqliteStore().read { db in

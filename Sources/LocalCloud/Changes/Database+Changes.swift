@@ -80,7 +80,7 @@ extension Database {
         return (modifications, page.deleted.map { RecordZoneChange.Deletion(recordID: $0.0, recordType: $0.1) }, page.token, page.moreComing)
     }
 
-    func changeLogStore() throws -> any ChangeLogStore { try core.store() }
+    func changeLogStore() throws -> any ChangeLogStore { try store() }
 }
 
 extension Container {

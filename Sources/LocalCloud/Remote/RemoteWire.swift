@@ -143,6 +143,7 @@ enum RemoteWire {
             "fields": .object(fields), "zoneID": record.recordID.zoneID.webServicesJSON,
         ]
         if let tag = state.recordChangeTag { json["recordChangeTag"] = .string(tag) }
+        Share.addSharingWire(record, to: &json)
         return .object(json)
     }
 
@@ -173,7 +174,7 @@ enum RemoteWire {
             }
             state.fields[key] = field
         }
-        return Record(recordType: type, recordID: Record.ID(recordName: name, zoneID: zone), state: state)
+        return Share.fromServerJSON(json, type: type, recordID: Record.ID(recordName: name, zoneID: zone), state: state)
     }
 
     /// Every asset digest a server record's fields name, with its `downloadURL`.

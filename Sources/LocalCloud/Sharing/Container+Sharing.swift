@@ -30,10 +30,8 @@ extension Container {
     ///   for a private share the user is not in.
     public func shareMetadata(for url: URL, shouldFetchRootRecord: Bool = false, rootRecordDesiredKeys: [String]? = nil)
         async throws -> Share.Metadata {
-        try await runOnPrivateQueue { store, user in
-            try store.metadata(shortGUID: SharingStore.shortGUID(in: url), user: user, containerIdentifier: self.containerIdentifier,
-                               fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys)
-        }
+        try await shareMetadata(shortGUID: SharingStore.shortGUID(in: url), shouldFetchRootRecord: shouldFetchRootRecord,
+                                rootRecordDesiredKeys: rootRecordDesiredKeys)
     }
 
     /// The metadata of several share URLs, each with its own result.
@@ -51,18 +49,64 @@ extension Container {
         guard let guid = metadata.share.shortGUID else {
             throw CloudError(.invalidArguments, "The metadata has no share URL")
         }
-        return try await runOnPrivateQueue { store, user in try store.accept(shortGUID: guid, user: user) }
+        return try await acceptShare(shortGUID: guid)
     }
 
-    /// Runs a sharing call on the private database's queue, off the cooperative pool (store calls block).
-    func runOnPrivateQueue<T: Sendable>(_ body: @escaping @Sendable (SharingStore, String?) throws -> T) async throws -> T {
+}
+
+/// What the share page of `localcloud serve` may show about a share to someone without an account.
+package struct ShareSummary: Sendable {
+    /// The title and owner, only for a public share (anyone with the URL may join it).
+    package var title: String?
+    package var ownerName: String?
+    package var publicPermission: Share.ParticipantPermission
+}
+
+extension Container {
+    /// The share with this short GUID in this container, as its page may describe it to anyone;
+    /// `nil` when this container has none.
+    package func shareSummary(shortGUID: String) async throws -> ShareSummary? {
+        let core = core
+        return try await privateCloudDatabase.perform { _ in
+            guard let store = try core.sharingStore(), let stored = try store.share(shortGUID: shortGUID) else { return nil }
+            let share = stored.share
+            let isPublic = share.publicPermission == .readOnly || share.publicPermission == .readWrite
+            return ShareSummary(title: isPublic ? share[Share.SystemFieldKey.title] as? String : nil,
+                                ownerName: isPublic ? stored.owner : nil, publicPermission: share.publicPermission)
+        }
+    }
+
+    /// The metadata of a short GUID (what `records/resolve` answers).
+    package func shareMetadata(shortGUID: String, shouldFetchRootRecord: Bool, rootRecordDesiredKeys: [String]?) async throws -> Share.Metadata {
+        let identifier = containerIdentifier
+        return try await runSharing { store, user in
+            try store.metadata(shortGUID: shortGUID, user: user, containerIdentifier: identifier,
+                               fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys)
+        } remote: { remote in
+            try remote.resolveShare(shortGUID: shortGUID, fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys,
+                                    containerIdentifier: identifier)
+        }
+    }
+
+    /// Accepts the share with this short GUID (what `records/accept` does).
+    package func acceptShare(shortGUID: String) async throws -> Share {
+        try await runSharing { store, user in try store.accept(shortGUID: shortGUID, user: user) } remote: { remote in
+            try remote.acceptShare(shortGUID: shortGUID)
+        }
+    }
+
+    /// Runs a sharing call on the private database's queue (store calls block): through the local
+    /// sharing layer, or the remote container's server.
+    func runSharing<T: Sendable>(_ local: @escaping @Sendable (SharingStore, String?) throws -> T,
+                                 remote: @escaping @Sendable (RemoteStore) throws -> T) async throws -> T {
         let user = configuration.user
         let core = core
         return try await privateCloudDatabase.perform { _ in
-            guard let store = try core.sharingStore() else {
-                throw CloudError(.serverRejectedRequest, "Sharing through a remote container is not available yet")
+            if let store = try core.sharingStore() { return try local(store, user) }
+            guard let remoteStore = try core.store() as? RemoteStore else {
+                throw CloudError(.internalError, "This store cannot share")
             }
-            return try body(store, user)
+            return try remote(remoteStore)
         }
     }
 }

@@ -152,7 +152,7 @@ public final class Share: Record, @unchecked Sendable {
         }
     }
 
-    var currentUserRecordName: String? { transient.withLock { $0.currentUser } }
+    package var currentUserRecordName: String? { transient.withLock { $0.currentUser } }
     var shareURLBase: String? { transient.withLock { $0.urlBase } }
 
     /// Read-side facts that are not fields: who fetched the share and its URL's prefix.

@@ -80,11 +80,14 @@ final class SharingStore: CloudStore {
     }
 
     /// The parent chain of a record (nearest first), read as the owner; stops at 32 levels or a loop.
-    func ancestors(of record: Record, context: StoreContext, known: inout [String: String?]) throws -> [String] {
+    /// Stops at the first of `roots` (nothing above it can matter), so a list's entries need no read.
+    func ancestors(of record: Record, context: StoreContext, roots: [String: Share.ParticipantPermission] = [:],
+                   known: inout [String: String?]) throws -> [String] {
         var chain: [String] = []
         var next = record.parent?.recordID.recordName
         while let name = next, chain.count < 32, !chain.contains(name), name != record.recordID.recordName {
             chain.append(name)
+            if roots[name] != nil { break }
             if let cached = known[name] {
                 next = cached
                 continue
@@ -108,7 +111,8 @@ final class SharingStore: CloudStore {
             return grant.zoneWide != nil ? .readOnly : .none
         }
         if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
-        let chain = try ancestors(of: record, context: context, known: &known)
+        if grant.roots[record.recordID.recordName] != nil { return grant.permission(recordName: record.recordID.recordName, ancestors: []) }
+        let chain = try ancestors(of: record, context: context, roots: grant.roots, known: &known)
         return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
     }
 

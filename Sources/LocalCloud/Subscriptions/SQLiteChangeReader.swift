@@ -93,11 +93,13 @@ final class SQLiteChangeReader: ChangeReader {
         guard !changes.isEmpty else { return batch }
         let subscriptions = try SubscriptionRow.fetchAll(db, subscriber: user).compactMap(WatchedSubscription.init(row:))
         guard !subscriptions.isEmpty else { return batch }
+        // Shares are read only for a user who subscribes in the shared database.
+        let shares = subscriptions.contains { $0.row.scope == .shared } ? try SQLiteStore.storedShares(db) : []
         var spent: Set<String> = []
         for change in changes {
             guard let reason = change.reason else { continue }
             for watched in subscriptions where !spent.contains(watched.key) {
-                guard try matches(change, reason: reason, watched, user: user, db: db) else { continue }
+                guard try matches(change, reason: reason, watched, user: user, shares: shares, db: db) else { continue }
                 // firesOnce: the subscription goes away once it has fired (the watcher deletes it).
                 if watched.firesOnce {
                     spent.insert(watched.key)
@@ -110,8 +112,8 @@ final class SQLiteChangeReader: ChangeReader {
     }
 
     private func matches(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription, user: String,
-                         db: GRDB.Database) throws -> Bool {
-        guard watched.matchesWithoutPredicate(change, reason: reason, user: user) else { return false }
+                         shares: [StoredShare], db: GRDB.Database) throws -> Bool {
+        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares) else { return false }
         guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
               watched.predicate != .truePredicate else { return true }
         // The predicate, in SQL, against the one changed row.

@@ -27,10 +27,22 @@ package struct WatchedSubscription: Sendable {
 
     /// Whether the change is in the subscription's database, owner, type, zone and firing reasons;
     /// a query subscription's predicate is left to the caller.
-    package func matchesWithoutPredicate(_ change: LoggedChange, reason: Notification.Reason, user: String) -> Bool {
-        guard change.scope == row.scope else { return false }
-        let owner = row.scope == .public ? "" : user
-        guard change.owner == owner else { return false }
+    ///
+    /// A shared-database subscription matches changes in the other users' zones that `user` is in a
+    /// share of now (``ShareRules/grant(user:owner:zoneName:shares:)``, the rule every read uses), so a
+    /// removed participant stops hearing at once; `shares` is the store's list of shares. The check is
+    /// per zone: a deletion leaves no parent chain to walk.
+    package func matchesWithoutPredicate(_ change: LoggedChange, reason: Notification.Reason, user: String,
+                                         shares: [StoredShare] = []) -> Bool {
+        if row.scope == .shared {
+            guard change.scope == .private, change.owner != user,
+                  !ShareRules.grant(user: user, owner: change.owner, zoneName: change.zone, shares: shares).isEmpty
+            else { return false }
+        } else {
+            guard change.scope == row.scope else { return false }
+            let owner = row.scope == .public ? "" : user
+            guard change.owner == owner else { return false }
+        }
         if let type = row.recordType, type != change.recordType { return false }
         switch Subscription.SubscriptionType(rawValue: row.kind) {
         case .query:
@@ -57,13 +69,15 @@ package struct WatchedSubscription: Sendable {
         case .database: .database
         case .query, nil: .query
         }
-        let zoneID = RecordZone.ID(zoneName: change.zone)
+        // A shared-database subscription hears of the owner's zone under the owner's name.
+        let shared = row.scope == .shared
+        let zoneID = shared ? RecordZone.ID(zoneName: change.zone, ownerName: "_" + change.owner) : RecordZone.ID(zoneName: change.zone)
         return Notification(
             notificationType: type,
             notificationID: "\(change.seq)-\(row.scope.rawValue)-\(row.subscriptionID)",
             subscriptionID: row.subscriptionID,
             containerIdentifier: containerIdentifier,
-            databaseScope: change.scope,
+            databaseScope: shared ? .shared : change.scope,
             recordID: Record.ID(recordName: change.recordName, zoneID: zoneID),
             recordType: change.recordType,
             queryNotificationReason: reason,

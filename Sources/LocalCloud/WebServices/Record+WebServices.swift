@@ -15,6 +15,10 @@ extension Record {
             "zoneID": recordID.zoneID.webServicesJSON,
         ]
         if let tag = state.recordChangeTag { json["recordChangeTag"] = .string(tag) }
+        if state.fields[Record.parentKey] != nil || state.fields[Record.shareKey] != nil || self is Share {
+            addSharingKeys(to: &json, fields: &fields)
+            json["fields"] = .object(fields)
+        }
         if let created = state.creationDate {
             json["created"] = Self.stamp(created, user: state.creatorUserRecordID)
         }

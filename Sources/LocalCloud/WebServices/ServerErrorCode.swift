@@ -18,13 +18,20 @@ package struct ServerErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
     package static let tryAgainLater = ServerErrorCode(rawValue: "TRY_AGAIN_LATER")
     package static let validatingReferenceError = ServerErrorCode(rawValue: "VALIDATING_REFERENCE_ERROR")
     package static let zoneNotFound = ServerErrorCode(rawValue: "ZONE_NOT_FOUND")
+    /// Sharing's refusals, which the reference's list lacks: named after CKError's cases so a
+    /// client can raise the same error.
+    package static let alreadyShared = ServerErrorCode(rawValue: "ALREADY_SHARED")
+    package static let participantMayNeedVerification = ServerErrorCode(rawValue: "PARTICIPANT_MAY_NEED_VERIFICATION")
+    package static let tooManyParticipants = ServerErrorCode(rawValue: "TOO_MANY_PARTICIPANTS")
 
     package var description: String { rawValue }
 
     /// The HTTP status of a whole-request failure with this code, as the reference gives it.
     package var httpStatus: Int {
         switch self {
-        case .badRequest, .atomicError, .validatingReferenceError: 400
+        case .badRequest, .atomicError, .validatingReferenceError, .tooManyParticipants: 400
+        case .participantMayNeedVerification: 403
+        case .alreadyShared: 409
         case .authenticationFailed: 401
         case .accessDenied: 403
         case .notFound, .zoneNotFound: 404
@@ -55,6 +62,9 @@ package struct ServerErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         case .zoneNotFound, .userDeletedZone: self = .zoneNotFound
         case .batchRequestFailed: self = .atomicError
         case .referenceViolation: self = .validatingReferenceError
+        case .alreadyShared: self = .alreadyShared
+        case .participantMayNeedVerification: self = .participantMayNeedVerification
+        case .tooManyParticipants: self = .tooManyParticipants
         default: self = .internalError
         }
     }
@@ -74,6 +84,9 @@ package struct ServerErrorCode: RawRepresentable, Hashable, Sendable, CustomStri
         case .zoneNotFound: .zoneNotFound
         case .atomicError: .batchRequestFailed
         case .validatingReferenceError: .referenceViolation
+        case .alreadyShared: .alreadyShared
+        case .participantMayNeedVerification: .participantMayNeedVerification
+        case .tooManyParticipants: .tooManyParticipants
         default: .internalError
         }
     }

@@ -100,11 +100,13 @@ final class PostgresChangeReader: ChangeReader {
         guard !changes.isEmpty else { return batch }
         let subscriptions = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
         guard !subscriptions.isEmpty else { return batch }
+        // Shares are read only for a user who subscribes in the shared database.
+        let shares = subscriptions.contains { $0.row.scope == .shared } ? try await store.storedSharesAsync() : []
         var spent: Set<String> = []
         for change in changes {
             guard let reason = change.reason else { continue }
             for watched in subscriptions where !spent.contains(watched.key) {
-                guard try await matches(change, reason: reason, watched, user: user) else { continue }
+                guard try await matches(change, reason: reason, watched, user: user, shares: shares) else { continue }
                 if watched.firesOnce {
                     spent.insert(watched.key)
                     batch.spentSubscriptions.append((watched.row.scope, watched.row.subscriptionID))
@@ -116,8 +118,8 @@ final class PostgresChangeReader: ChangeReader {
     }
 
     private func matches(_ change: LoggedChange, reason: LocalCloud.Notification.Reason, _ watched: WatchedSubscription,
-                         user: String) async throws -> Bool {
-        guard watched.matchesWithoutPredicate(change, reason: reason, user: user) else { return false }
+                         user: String, shares: [StoredShare]) async throws -> Bool {
+        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares) else { return false }
         guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
               watched.predicate != .truePredicate else { return true }
         // The predicate, in SQL, against the one changed row.

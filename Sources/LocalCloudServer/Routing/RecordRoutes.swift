@@ -80,7 +80,7 @@ extension CloudServer {
         return .object(["records": .array(zip(requested, results).map { request, result in
             switch result {
             case .saved(let record):
-                return trimmed(record.webServicesJSON(assets: call.assets), to: desiredKeys)
+                return trimmed(recordResult(record.recordID, .success(record), call: call), to: desiredKeys)
             case .deleted(let id):
                 return .object(["recordName": .string(id.recordName), "deleted": .bool(true), "zoneID": id.zoneID.webServicesValue])
             case .failed(let id, var error):
@@ -99,7 +99,7 @@ extension CloudServer {
             if type == "forceDelete" { return .forceDelete(id) }
             return .delete(id, changeTag: json["recordChangeTag"]?.stringValue)
         case "create", "update", "forceUpdate", "replace", "forceReplace":
-            let record = try Record(webServices: json, zoneID: zone, assets: assets)
+            let record = try Record.fromWebServices(json, zoneID: zone, assets: assets)
             if (type == "update" || type == "replace") && record.recordChangeTag == nil {
                 throw ServerError(.badRequest, "operations[\(index)]: \(type) needs the record's recordChangeTag (or use force\(type.prefix(1).uppercased() + type.dropFirst()))")
             }
@@ -141,6 +141,7 @@ extension CloudServer {
 
     static func recordResult(_ id: Record.ID, _ result: Result<Record, any Error>, call: DatabaseCall) -> JSONValue {
         switch result {
+        case .success(let share as Share): shareJSON(share, call: call)
         case .success(let record): record.webServicesJSON(assets: call.assets)
         case .failure(let error): errorResult(id, error, call: call)
         }

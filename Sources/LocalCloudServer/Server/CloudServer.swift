@@ -95,6 +95,7 @@ package struct CloudServer: Sendable {
     /// Every route; each concern adds its own group in its own file.
     func addRoutes(to router: Router<ServerRequestContext>) {
         addRecordRoutes(to: router)
+        addShareRoutes(to: router)
         addZoneRoutes(to: router)
         addChangeRoutes(to: router)
         addSubscriptionRoutes(to: router)

@@ -48,6 +48,11 @@ final class StoreRegistry: Sendable {
     }
 
     /// Container identifiers are reverse-DNS names (`iCloud.com.example.App`): letters, digits, `.`, `-`, `_`.
+    /// The (container, environment) pairs opened so far.
+    func openedKeys() -> [(String, Container.Environment)] {
+        opened.withLock { opened in opened.keys.map { ($0.container, $0.environment) } }
+    }
+
     static func validate(containerIdentifier: String) throws {
         let allowed = containerIdentifier.utf8.allSatisfy { byte in
             (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
