@@ -10,7 +10,7 @@
 #    and `d` on her screen is refused in one line;
 # 5. alice removes bob: his next refresh shows the list gone, and his write to it is refused.
 # Not here yet: the same on two data directories and one server (SQLite and PostgreSQL), and bob's
-# queued offline write: the remote container's sharing is not built yet (see the README).
+# queued offline write (the remote container's sharing landed from share-core after this script).
 set -euo pipefail
 source "$(dirname "$0")/lib.sh"
 ensure_binary
