@@ -10,6 +10,8 @@ import Synchronization
 /// ```
 package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler, Sendable {
     let backend: any DiscoverBackend
+    /// The Lists screens' store; `nil` where lists are not available (their keys then say so).
+    let lists: (any ListsBackend)?
     private let thumbnails: ThumbnailLoader<Image>?
     private let formServices: FormServices
     private let linkOpener: LinkOpener
@@ -23,8 +25,9 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
     ///   - formServices: the file system the form's image probe and Tab completion read.
     ///   - linkOpener: what `o` opens the map link with.
     package init(backend: any DiscoverBackend, thumbnails: ThumbnailLoader<Image>?, formServices: FormServices = .live,
-                 linkOpener: LinkOpener = .unavailable) {
+                 linkOpener: LinkOpener = .unavailable, lists: (any ListsBackend)? = nil) {
         self.backend = backend
+        self.lists = lists
         self.thumbnails = thumbnails
         self.formServices = formServices
         self.linkOpener = linkOpener
@@ -118,6 +121,8 @@ package final class DiscoverEffectHandler<Image: ThumbnailImage>: EffectHandler,
             run { sink.post(.linkOpened(link, opened: opener.open(link.target))) }
         case .quit:
             cancelAll()
+        case .loadLists, .loadListEntries, .saveToList, .removeListEntry, .subscribeToListChanges:
+            performListEffect(effect, sink: sink)
         }
     }
 

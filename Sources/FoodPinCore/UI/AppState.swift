@@ -6,6 +6,10 @@ package struct AppState: Sendable {
         case list
         case detail(id: String)
         case form
+        /// `l`: my lists and those shared with me.
+        case lists
+        /// A list's entries (``ListsScreen/open``).
+        case listEntries
     }
 
     /// A one-line error with the effect that `r` retries, if any.
@@ -45,6 +49,8 @@ package struct AppState: Sendable {
     /// The restaurant awaiting "Delete? y/n".
     package internal(set) var deleteConfirmation: String?
     package internal(set) var form: RestaurantForm?
+    /// The Lists screens and the save-to-list picker.
+    package internal(set) var lists = ListsScreen()
     /// The `/` search, while it is open.
     package internal(set) var search: SearchState?
     /// Finished thumbnails of what is on screen.
@@ -82,6 +88,7 @@ package struct AppState: Sendable {
     package var isSpinnerVisible: Bool {
         isLoadingFirstPage || isRefreshing || isLoadingMore || form?.isSaving == true
             || search?.isSearching == true || search?.isLoadingMore == true
+            || lists.isLoading || lists.picker?.isSaving == true
     }
 
     package var isTooSmall: Bool { width < Layout.minimumWidth || height < Layout.minimumHeight }

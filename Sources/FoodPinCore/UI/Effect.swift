@@ -37,6 +37,16 @@ package enum Effect: Hashable, Sendable {
     case delete(id: String)
     /// Start listening for other users' changes; post `.remoteChanges` as they come.
     case subscribeToChanges
+    /// Read both sections of the Lists screen; answer `.listsLoaded`.
+    case loadLists
+    /// Read a list's entries; answer `.listEntriesLoaded`.
+    case loadListEntries(RestaurantListRef)
+    /// Save a restaurant to the named list (made when new); answer `.savedToList`.
+    case saveToList(restaurantID: String, list: String)
+    /// Remove an entry; answer `.listEntryRemoved`.
+    case removeListEntry(RestaurantListRef, id: String)
+    /// Start listening for other participants' changes to lists; post `.listsChanged`.
+    case subscribeToListChanges
     /// The app is exiting: cancel background work.
     /// `o` in the detail view: open the map link outside the terminal.
     case openLink(Hyperlink)

@@ -31,6 +31,17 @@ package enum Msg: Sendable {
     /// A link was handed to a program (`opened`), or there is none to open it.
     case linkOpened(Hyperlink, opened: Bool)
 
+    /// Both sections of the Lists screen were read.
+    case listsLoaded(Result<RestaurantListsOverview, DiscoverError>)
+    /// A list's entries were read.
+    case listEntriesLoaded(RestaurantListRef, Result<[Restaurant], DiscoverError>)
+    /// `s`'s save finished: `alreadyThere` when the restaurant was on the list before.
+    case savedToList(name: String, Result<Bool, DiscoverError>)
+    /// An entry's removal finished (`nil`: removed).
+    case listEntryRemoved(RestaurantListRef, id: String, DiscoverError?)
+    /// Other participants changed lists (how many records).
+    case listsChanged(Int)
+
     /// Which query a page answers.
     package enum PageRequest: Hashable, Sendable {
         /// `cached`: the first page from a local cache, drawn before the server's (`first`) arrives.

@@ -17,7 +17,7 @@ extension AppState {
         switch msg {
         case .start:
             isLoadingFirstPage = true
-            effects = [.loadFirstPage(limit: config.pageSize), .subscribeToChanges, .watchReachability]
+            effects = [.loadFirstPage(limit: config.pageSize), .subscribeToChanges, .watchReachability, .subscribeToListChanges]
         case .key(let key):
             effects = handle(key)
         case .resize(let width, let height):
@@ -83,6 +83,8 @@ extension AppState {
             effects = []
         case .reachabilityChanged(let isReachable):
             effects = reachabilityChanged(isReachable)
+        case .listsLoaded, .listEntriesLoaded, .savedToList, .listEntryRemoved, .listsChanged:
+            effects = listsMessage(msg)
         }
         keepSelectionVisible()
         pruneNewAbove()
@@ -101,6 +103,9 @@ extension AppState {
             if [.escape, .character("q"), .character("?"), .enter].contains(key) { isHelpVisible = false }
             return []
         }
+        if lists.picker != nil { return handlePickerKey(key) }
+        if screen == .list { lists.notice = nil }
+        if screen == .lists || screen == .listEntries { return handleListsKey(key) }
         if let id = deleteConfirmation {
             deleteConfirmation = nil
             guard key == .character("y") || key == .character("Y") else { return [] }
@@ -128,7 +133,7 @@ extension AppState {
         switch screen {
         case .list: return handleListKey(key)
         case .detail: return handleDetailKey(key)
-        case .form: return []
+        case .form, .lists, .listEntries: return []
         }
     }
 
@@ -146,7 +151,11 @@ extension AppState {
         case .pageUp, .control("b"): list.moveSelection(by: -page)
         case .wheelDown: list.moveSelection(by: 1)
         case .wheelUp: list.moveSelection(by: -1)
-        case .enter, .character("l"), .right:
+        case .character("l"):
+            return openLists()
+        case .character("s"):
+            return openSavePicker()
+        case .enter, .right:
             if let selected = list.selected {
                 screen = .detail(id: selected.id)
                 detailScroll = 0
@@ -388,8 +397,10 @@ extension AppState {
             return list.items[scrollOffset..<end].map { ThumbnailKey(recordID: $0.id, size: .row) }
         case .detail(let id):
             return [ThumbnailKey(recordID: id, size: detailImageSize)]
-        case .form:
+        case .form, .lists:
             return []
+        case .listEntries:
+            return visibleEntryThumbnailKeys
         }
     }
 

@@ -39,9 +39,14 @@ struct Renderer {
             return
         }
         switch state.screen {
-        case .list: renderList()
+        case .list:
+            renderList()
+            renderListNotice()
+            renderSavePicker()
         case .detail(let id): renderDetail(id: id)
         case .form: renderForm()
+        case .lists: renderLists()
+        case .listEntries: renderListEntries()
         }
     }
 

@@ -1,6 +1,7 @@
 import FoodPinCore
 import Foundation
 import LocalCloud
+import LocalCloudCLI
 import Synchronization
 
 /// The container, backend and seeder that `foodpin`, `foodpin list` and `foodpin add` share.
@@ -15,12 +16,19 @@ struct CloudSession {
     let container: Container
     let backend: CloudDiscoverBackend
     let seeder: SampleSeeder?
+    /// The user's lists (private database) and those shared with them.
+    let lists: CloudListsBackend
 
     /// - Parameter queuesWhenOffline: on a server, whether adds and deletes made while it cannot be
     ///   reached wait in the outbox (`foodpin add --no-queue` says no).
     init(options: GlobalOptions, queuesWhenOffline: Bool = true,
          environment: [String: String] = ProcessInfo.processInfo.environment) {
-        var configuration = options.cloud.configuration(environment: environment).applyingSavedCredentials(environment: environment)
+        self.init(cloud: options.cloud, queuesWhenOffline: queuesWhenOffline, environment: environment)
+    }
+
+    init(cloud: CloudOptions, queuesWhenOffline: Bool = true,
+         environment: [String: String] = ProcessInfo.processInfo.environment) {
+        var configuration = cloud.configuration(environment: environment).applyingSavedCredentials(environment: environment)
         configuration.queuesWhenOffline = queuesWhenOffline
         let container = Container(configuration: configuration)
         // A server has its own schema and data: only a local container is seeded.
@@ -30,6 +38,7 @@ struct CloudSession {
         self.container = container
         self.seeder = seeder
         backend = CloudDiscoverBackend(container: container, seeder: seeder)
+        lists = CloudListsBackend(container: container, discover: backend)
     }
 }
 

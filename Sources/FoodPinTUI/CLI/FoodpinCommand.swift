@@ -11,7 +11,8 @@ struct FoodpinCommand: ParsableCommand {
         commandName: "foodpin",
         abstract: "Discover and share restaurants, in the terminal.",
         version: "0.1.0",
-        subcommands: [ListCommand.self, AddCommand.self, EditCommand.self, LoginCommand.self, LogoutCommand.self]
+        subcommands: [ListCommand.self, AddCommand.self, EditCommand.self, LoginCommand.self, LogoutCommand.self,
+                      ListsCommand.self, SaveCommand.self, ShareCommand.self, UnshareCommand.self, AcceptCommand.self]
     )
 
     @OptionGroup var options: GlobalOptions
@@ -37,8 +38,9 @@ struct FoodpinCommand: ParsableCommand {
             ? ChafaEncoder(mode: imageMode, cellPixels: TerminalImageProbe.cellPixelSize()) : nil
         let showsImages = imageMode != .none
         let thumbnails = showsImages
-            ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder)) : nil
-        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails, linkOpener: .system())
+            ? session.backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: colorMode, encoder: encoder), lists: session.lists) : nil
+        let handler = DiscoverEffectHandler(backend: session.backend, thumbnails: thumbnails, linkOpener: .system(),
+                                            lists: session.lists)
         var config = AppConfig(
             colorMode: colorMode, unicode: localeIsUTF8(), currentUser: session.backend.currentUser,
             showsImages: showsImages, debug: options.debug)

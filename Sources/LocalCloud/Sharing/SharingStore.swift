@@ -104,6 +104,12 @@ final class SharingStore: CloudStore {
     /// The permission the grant gives on `record`.
     func permission(on record: Record, grant: ShareRules.Grant, context: StoreContext, known: inout [String: String?]) throws
         -> Share.ParticipantPermission {
+        if let share = Share.fromStored(record) {
+            // A participant reads the share they are in (CloudKit's participants fetch the CKShare,
+            // e.g. for `currentUserParticipant`); only its owner changes it.
+            if let root = share.rootRecordName { return grant.roots[root] != nil ? .readOnly : .none }
+            return grant.zoneWide != nil ? .readOnly : .none
+        }
         if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
         if grant.roots[record.recordID.recordName] != nil { return grant.permission(recordName: record.recordID.recordName, ancestors: []) }
         let chain = try ancestors(of: record, context: context, roots: grant.roots, known: &known)

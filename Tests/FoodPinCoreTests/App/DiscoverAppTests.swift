@@ -54,7 +54,7 @@ final class MessageQueue: Sendable {
         let app = makeApp(handler)
         #expect(app.tickInterval == nil)
         app.apply(.resize(width: 60, height: 14), sink: queue.sink)
-        #expect(handler.effects == [.loadFirstPage(limit: 50), .subscribeToChanges, .watchReachability])
+        #expect(handler.effects == [.loadFirstPage(limit: 50), .subscribeToChanges, .watchReachability, .subscribeToListChanges])
         #expect(app.tickInterval == .milliseconds(80), "ticks while the spinner shows")
         #expect(app.message(for: .tick) != nil)
         for message in queue.drain() { app.apply(message, sink: queue.sink) }

@@ -5,7 +5,7 @@ import Testing
 @Suite struct AppStateTests {
     @Test func startLoadsTheFirstPageWithASpinner() {
         var state = AppState(config: AppConfig(pageSize: 50, formServices: .fake()), now: testNow)
-        #expect(send(&state, .start) == [.loadFirstPage(limit: 50), .subscribeToChanges, .watchReachability])
+        #expect(send(&state, .start) == [.loadFirstPage(limit: 50), .subscribeToChanges, .watchReachability, .subscribeToListChanges])
         #expect(state.isLoadingFirstPage)
         #expect(state.isSpinnerVisible)
     }

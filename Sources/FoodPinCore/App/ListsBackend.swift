@@ -1,0 +1,15 @@
+/// The store operations the Lists screens need, in their own terms (``CloudListsBackend`` on LocalCloud).
+package protocol ListsBackend: Sendable {
+    func overview() async throws -> RestaurantListsOverview
+    func entries(of ref: RestaurantListRef) async throws -> [Restaurant]
+    /// Saves a restaurant (record name) to the list with that name; a new list of mine when none has it.
+    /// Returns whether it was on the list already.
+    func save(restaurantID: String, toList name: String) async throws -> Bool
+    func removeEntry(_ entry: String, from ref: RestaurantListRef) async throws
+    /// Other participants' changes to lists, as they happen (how many records changed).
+    func changes() -> AsyncStream<Int>
+}
+
+extension ListsBackend {
+    package func changes() -> AsyncStream<Int> { AsyncStream { $0.finish() } }
+}
