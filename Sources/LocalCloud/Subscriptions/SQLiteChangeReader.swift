@@ -103,6 +103,8 @@ final class SQLiteChangeReader: ChangeReader {
         for listener in listeners { batches[listener.id] = ChangeBatch(through: max(listener.after, through)) }
         guard !changes.isEmpty else { return batches }
         let subscriptions = try subscriptions(db, users: Set(listeners.map(\.user)))
+        // Shares are read once, and only when some listener subscribes in the shared database.
+        let shares = subscriptions.values.contains { $0.contains { $0.row.scope == .shared } } ? try SQLiteStore.storedShares(db) : []
         var predicateResults: [String: Bool] = [:]
         var schema: Schema?
         for listener in listeners {
@@ -112,7 +114,7 @@ final class SQLiteChangeReader: ChangeReader {
             for change in changes where change.seq > listener.after {
                 guard let reason = change.reason else { continue }
                 for subscription in watched where !spent.contains(subscription.key) {
-                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user) else { continue }
+                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user, shares: shares) else { continue }
                     if Self.needsPredicate(subscription, reason: reason) {
                         let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
                         let matched = try predicateResults[key] ?? matchesPredicate(change, subscription, db: db)

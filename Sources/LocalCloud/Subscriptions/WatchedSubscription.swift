@@ -33,7 +33,7 @@ package struct WatchedSubscription: Sendable {
     /// removed participant stops hearing at once; `shares` is the store's list of shares. The check is
     /// per zone: a deletion leaves no parent chain to walk.
     package func matchesWithoutPredicate(_ change: LoggedChange, reason: Notification.Reason, user: String,
-                                         shares: [StoredShare] = []) -> Bool {
+                                         shares: [StoredShare]) -> Bool {
         if row.scope == .shared {
             guard change.scope == .private, change.owner != user,
                   !ShareRules.grant(user: user, owner: change.owner, zoneName: change.zone, shares: shares).isEmpty

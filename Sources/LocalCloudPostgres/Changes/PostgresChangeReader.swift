@@ -100,6 +100,8 @@ final class PostgresChangeReader: ChangeReader {
         for user in Set(listeners.map(\.user)) {
             subscriptions[user] = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
         }
+        // Shares are read once, and only when some listener subscribes in the shared database.
+        let shares = subscriptions.values.contains { $0.contains { $0.row.scope == .shared } } ? try await store.storedSharesAsync() : []
         var matched: [String: Bool] = [:]
         var schema: LocalCloud.Schema?
         for listener in listeners {
@@ -114,7 +116,7 @@ final class PostgresChangeReader: ChangeReader {
                     if let known = matched[key] {
                         matches = known
                     } else {
-                        matches = try await self.matches(change, reason: reason, subscription, user: listener.user)
+                        matches = try await self.matches(change, reason: reason, subscription, user: listener.user, shares: shares)
                         matched[key] = matches
                     }
                     guard matches else { continue }
