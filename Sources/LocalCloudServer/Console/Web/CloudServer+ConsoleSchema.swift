@@ -153,7 +153,10 @@ extension CloudServer {
         return [
             "place": place.hiddenFields,
             "types": types,
-            "typeNames": schema.sortedRecordTypes.map(\.name),
+            // A form shown again with an error keeps the record type it was sent with.
+            "typeOptions": schema.sortedRecordTypes.map { type in
+                ["name": type.name, "selected": type.name == request.form["type"]] as [String: Any]
+            },
             "fieldTypes": Self.fieldTypeNames,
             "roles": (Array(SecurityRole.builtIn) + schema.roles).sorted(),
             "version": schema.version,
