@@ -70,6 +70,14 @@ struct PostgresPlanTests {
         let equal = try Self.plan(store, LocalCloud.Predicate(format: "type == 'type7'"))
         #expect(equal.contains("lcx_f_type"), "\(equal)")
 
+        // A filter no record matches, sorted by another indexed field: PostgreSQL's statistics see
+        // that it is rare and seek the filter's index (SQLite needs a probe for this, see
+        // SQLQueryPlan.fieldMatchesFewRows); a common one may walk the name index or sort.
+        let byName = [QuerySortKey(key: "name", ascending: true, location: nil)]
+        let none = try Self.plan(store, LocalCloud.Predicate(format: "type == 'Thai'"), sort: byName)
+        #expect(none.contains("lcx_f_type"), "\(none)")
+        #expect(!none.contains("lcx_f_name"), "\(none)")
+
         // Within a radius: the latitude band of the location's index.
         let near = try Self.plan(store, LocalCloud.Predicate(format: "distanceToLocation:fromLocation:(place, %@) < 2", Location(latitude: 22.3, longitude: 114.2)))
             .replacingOccurrences(of: "\n", with: " ")

@@ -196,6 +196,11 @@ extension SchemaIndexes {
         return Set(names.map { String($0.dropFirst(listPrefix.count)) })
     }
 
+    /// The names of the scalar fields' expression indexes (`lc_ix_f_…` and `lc_ix_fc_…`).
+    static func fieldIndexNames(_ db: GRDB.Database) throws -> Set<String> {
+        Set(try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'lc\\_ix\\_f%' ESCAPE '\\'"))
+    }
+
     /// The location fields that have an R-tree.
     static func locationIndexes(_ db: GRDB.Database) throws -> Set<String> {
         let names = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'lc\\_rtree\\_%' ESCAPE '\\' AND sql LIKE 'CREATE VIRTUAL TABLE%'")

@@ -44,7 +44,10 @@ extension SQLiteStore {
         }
     }
 
-    func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+    /// The plan a query starts with (before the full-text probe, which runs with the page) and
+    /// what its planning probes found.
+    func plannedQuery(_ request: QueryRequest, context: StoreContext) throws
+        -> (plan: SQLQueryPlan, locationIndexes: Set<String>, listIndexes: Set<String>, fewMatches: Bool) {
         let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
         var listIndexes: Set<String> = []
         var fewListMatches = false
@@ -54,8 +57,17 @@ extension SQLiteStore {
                 fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
             }
         }
+        // A rare `field == value` sorted on another field starts from its index too (not the sort index).
+        if !fewListMatches, !request.sort.isEmpty, request.predicate.hasFieldEquality {
+            fewListMatches = try read { try SQLQueryPlan.fieldMatchesFewRows(request, context: context, $0) }
+        }
         let compiled = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
                                             listIndexes: listIndexes, fewListMatches: fewListMatches)
+        return (compiled, locationIndexes, listIndexes, fewListMatches)
+    }
+
+    func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+        let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context)
         return try read { db in
             try accessPolicy.check(.query(request), context: context, db: db)
             // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
