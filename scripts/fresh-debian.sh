@@ -13,6 +13,8 @@ set -euo pipefail
 command -v mmdebstrap >/dev/null || { echo "fresh-debian.sh: apt-get install mmdebstrap first" >&2; exit 69; }
 REPO="$(cd "$(dirname "$0")/.." && pwd)"
 DIR="${1:-$(mktemp -d /tmp/fresh-debian.XXXXXX)}"
+mkdir -p "$DIR"   # mmdebstrap needs the parent of its target to exist
+DIR="$(cd "$DIR" && pwd)"
 ROOT="$DIR/root"
 TOOLCHAIN="$(dirname "$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")")"   # /opt/swift
 . /etc/os-release
