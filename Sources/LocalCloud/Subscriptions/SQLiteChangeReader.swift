@@ -204,19 +204,8 @@ final class SQLiteChangeReader: ChangeReader {
     }
 
     private func read(_ db: GRDB.Database, user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
-        var cursor = sequence
-        var changes: [LoggedChange] = []
-        let statement = try db.cachedStatement(sql: Self.changesSQL)
-        while true {
-            let rows = try Row.fetchAll(statement, arguments: [cursor])
-            for row in rows {
-                changes.append(LoggedChange(seq: row[0], scope: Database.Scope(rawValue: row[1]) ?? .public, owner: row[2], zone: row[3],
-                                            recordName: row[4], recordType: row[5], kind: row[6], modifiedBy: row[7], at: row[8]))
-                cursor = row[0]
-            }
-            if rows.count < 1000 { break }
-        }
-        var batch = ChangeBatch(through: cursor)
+        let changes = try Self.changes(db, after: sequence)
+        var batch = ChangeBatch(through: changes.last?.seq ?? sequence)
         guard !changes.isEmpty else { return batch }
         let subscriptions = try SubscriptionRow.fetchAll(db, subscriber: user).compactMap(WatchedSubscription.init(row:))
         guard !subscriptions.isEmpty else { return batch }

@@ -165,25 +165,7 @@ final class PostgresChangeReader: ChangeReader {
     }
 
     private func read(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
-        let pool = store.pool
-        let schema = store.schema
-        var changes: [LoggedChange] = []
-        var cursor = sequence
-        while true {
-            var statement = PostgresStatement("""
-                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at FROM \(schema).change_log WHERE seq >
-                """)
-            statement.sql += " \(statement.bind(cursor)) ORDER BY seq LIMIT 1000"
-            let rows = try await pool.rows(statement.sql, statement.binds)
-            for row in rows {
-                let (seq, scope, owner, zone, name, type, kind, modifiedBy, at) =
-                    try row.decode((Int64, Int, String, String, String, String, String, String, Double).self)
-                changes.append(LoggedChange(seq: seq, scope: Database.Scope(rawValue: scope) ?? .public, owner: owner, zone: zone,
-                                            recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at))
-                cursor = seq
-            }
-            if rows.count < 1000 { break }
-        }
+        let changes = try await changes(after: sequence)
         var batch = ChangeBatch(through: changes.last?.seq ?? sequence)
         guard !changes.isEmpty else { return batch }
         let subscriptions = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
@@ -204,7 +186,7 @@ final class PostgresChangeReader: ChangeReader {
         }
         // The store keeps the decoded schema by its stamp: one small query unless it changed.
         if batch.notifications.contains(where: { $0.databaseScope == .public }) {
-            batch.schema = try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }
+            batch.schema = try await store.pool.withConnection { try await self.store.currentSchema($0, logger: self.store.pool.logger) }
         }
         return batch
     }
