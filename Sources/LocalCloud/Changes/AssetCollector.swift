@@ -18,7 +18,7 @@ struct AssetCollector {
     /// The default grace: far longer than any save takes between copying a file and committing.
     static let defaultGracePeriod: TimeInterval = 600
 
-    func collect(now: Date = Date()) throws -> GarbageCollectionReport {
+    func collect(now: Date = Date()) async throws -> GarbageCollectionReport {
         var report = GarbageCollectionReport()
         let fm = FileManager.default
         let root = store.assetsDirectory
@@ -41,7 +41,7 @@ struct AssetCollector {
                 report.scannedAssets += 1
                 let url = shardURL.appendingPathComponent(digest)
                 guard let (mtime, size) = Self.fileInfo(url) else { continue }
-                guard try !isReferenced(digest) else { continue }
+                guard try await !isReferenced(digest) else { continue }
                 guard mtime < cutoff else {
                     report.keptRecentAssets += 1
                     continue
@@ -53,7 +53,7 @@ struct AssetCollector {
                 // fresh copy over it before the move (the moved file is young) or will rename a
                 // fresh one into place after it (no harm). A commit since the first check keeps it.
                 let stillOld = (Self.fileInfo(aside)?.mtime ?? now.timeIntervalSince1970) < cutoff
-                if stillOld, try !isReferenced(digest) {
+                if stillOld, try await !isReferenced(digest) {
                     unlink(aside.path)
                     report.removedAssets += 1
                     report.bytesFreed += size
@@ -70,8 +70,8 @@ struct AssetCollector {
         return report
     }
 
-    private func isReferenced(_ digest: String) throws -> Bool {
-        try store.read { db in
+    private func isReferenced(_ digest: String) async throws -> Bool {
+        try await store.read { db in
             try Bool.fetchOne(db, sql: "SELECT 1 FROM record_assets WHERE digest = ? LIMIT 1", arguments: [digest]) ?? false
         }
     }
@@ -84,14 +84,14 @@ struct AssetCollector {
 }
 
 extension SQLiteStore {
-    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport {
-        try AssetCollector(store: self, gracePeriod: gracePeriod).collect()
+    func collectGarbage(gracePeriod: TimeInterval) async throws -> GarbageCollectionReport {
+        try await AssetCollector(store: self, gracePeriod: gracePeriod).collect()
     }
 
     /// Collects orphaned assets in the background after the store opens, so startup does not wait.
     func collectGarbageInBackground() {
         Task.detached(priority: .background) { [self] in
-            _ = try? AssetCollector(store: self, gracePeriod: AssetCollector.defaultGracePeriod).collect()
+            _ = try? await AssetCollector(store: self, gracePeriod: AssetCollector.defaultGracePeriod).collect()
         }
     }
 }
@@ -106,7 +106,7 @@ extension Container {
     public func collectGarbage(gracePeriod: Duration = .seconds(600)) async throws -> GarbageCollectionReport {
         let seconds = Double(gracePeriod.components.seconds) + Double(gracePeriod.components.attoseconds) / 1e18
         return try await publicCloudDatabase.perform { db in
-            try db.core.store().collectGarbage(gracePeriod: seconds)
+            try await db.core.store().collectGarbage(gracePeriod: seconds)
         }
     }
 }

@@ -49,7 +49,7 @@ extension Database {
     public func databaseChanges(since changeToken: ServerChangeToken?, resultsLimit: Int? = nil) async throws
         -> (modifications: [DatabaseChange.Modification], deletions: [DatabaseChange.Deletion], changeToken: ServerChangeToken, moreComing: Bool) {
         let page = try await perform { db in
-            try db.changeLogStore().databaseChanges(since: changeToken, limit: resultsLimit ?? Self.defaultChangesLimit, context: db.context)
+            try await db.changeLogStore().databaseChanges(since: changeToken, limit: resultsLimit ?? Self.defaultChangesLimit, context: db.context)
         }
         return (page.changedZones.map { DatabaseChange.Modification(zoneID: $0) },
                 page.deletedZones.map { DatabaseChange.Deletion(zoneID: $0, purged: false) },
@@ -70,7 +70,7 @@ extension Database {
     ) async throws -> (modificationResultsByID: [Record.ID: Result<RecordZoneChange.Modification, any Error>],
                        deletions: [RecordZoneChange.Deletion], changeToken: ServerChangeToken, moreComing: Bool) {
         let page = try await perform { db in
-            try db.changeLogStore().recordZoneChanges(in: zoneID, since: changeToken, desiredKeys: desiredKeys,
+            try await db.changeLogStore().recordZoneChanges(in: zoneID, since: changeToken, desiredKeys: desiredKeys,
                                                       limit: resultsLimit ?? Self.defaultChangesLimit, context: db.context)
         }
         var modifications: [Record.ID: Result<RecordZoneChange.Modification, any Error>] = [:]
@@ -80,7 +80,7 @@ extension Database {
         return (modifications, page.deleted.map { RecordZoneChange.Deletion(recordID: $0.0, recordType: $0.1) }, page.token, page.moreComing)
     }
 
-    func changeLogStore() throws -> any ChangeLogStore { try store() }
+    func changeLogStore() async throws -> any ChangeLogStore { try await store() }
 }
 
 extension Container {
@@ -88,19 +88,19 @@ extension Container {
     /// - Returns: how many entries were removed.
     @discardableResult
     public func compactChangeLog(olderThan date: Date) async throws -> Int {
-        try await publicCloudDatabase.perform { db in try db.changeLogStore().compactChangeLog(throughSequence: nil, olderThan: date) }
+        try await publicCloudDatabase.perform { db in try await db.changeLogStore().compactChangeLog(throughSequence: nil, olderThan: date) }
     }
 
     /// Drops every change-log entry up to `token`: that token still works, older ones expire.
     @discardableResult
     public func compactChangeLog(keepingAfter token: ServerChangeToken) async throws -> Int {
         try await publicCloudDatabase.perform { db in
-            try db.changeLogStore().compactChangeLog(throughSequence: token.sequence, olderThan: nil)
+            try await db.changeLogStore().compactChangeLog(throughSequence: token.sequence, olderThan: nil)
         }
     }
 
     /// A token for "now" in this container: changes after it are the ones not yet seen.
     public func currentChangeToken() async throws -> ServerChangeToken {
-        try await publicCloudDatabase.perform { db in try db.changeLogStore().currentChangeToken() }
+        try await publicCloudDatabase.perform { db in try await db.changeLogStore().currentChangeToken() }
     }
 }

@@ -65,13 +65,13 @@ public final class FetchDatabaseChangesOperation: DatabaseOperation, @unchecked 
         set { settings.withLock { $0.fetchDatabaseChangesResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
-        let store = try database.changeLogStore()
+        let store = try await database.changeLogStore()
         var token = settings.previousServerChangeToken
         while true {
             if isCancelled { throw Self.cancelledError }
-            let page = try store.databaseChanges(since: token, limit: settings.resultsLimit ?? Database.defaultChangesLimit, context: database.context)
+            let page = try await store.databaseChanges(since: token, limit: settings.resultsLimit ?? Database.defaultChangesLimit, context: database.context)
             page.changedZones.forEach { settings.recordZoneWithIDChangedBlock?($0) }
             page.deletedZones.forEach { settings.recordZoneWithIDWasDeletedBlock?($0) }
             token = page.token

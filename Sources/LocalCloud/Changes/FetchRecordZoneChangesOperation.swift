@@ -90,9 +90,9 @@ public final class FetchRecordZoneChangesOperation: DatabaseOperation, @unchecke
         set { settings.withLock { $0.fetchRecordZoneChangesResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
-        let store = try database.changeLogStore()
+        let store = try await database.changeLogStore()
         var failures: [(RecordZone.ID, CloudError)] = []
         for zoneID in settings.recordZoneIDs {
             let configuration = settings.configurationsByRecordZoneID[zoneID] ?? ZoneConfiguration()
@@ -100,7 +100,7 @@ public final class FetchRecordZoneChangesOperation: DatabaseOperation, @unchecke
             do {
                 while true {
                     if isCancelled { throw Self.cancelledError }
-                    let page = try store.recordZoneChanges(in: zoneID, since: token, desiredKeys: configuration.desiredKeys,
+                    let page = try await store.recordZoneChanges(in: zoneID, since: token, desiredKeys: configuration.desiredKeys,
                                                            limit: configuration.resultsLimit ?? Database.defaultChangesLimit,
                                                            context: database.context)
                     for (id, result) in page.modified { settings.recordWasChangedBlock?(id, result.mapError { $0 as any Error }) }

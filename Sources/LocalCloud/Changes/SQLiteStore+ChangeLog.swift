@@ -4,10 +4,10 @@ import GRDB
 /// Change tokens on the change log the store writes in every transaction.
 package protocol ChangeLogStore: Sendable {
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
-                           limit: Int, context: StoreContext) throws -> ZoneChangesPage
-    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage
-    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int
-    func currentChangeToken() throws -> ServerChangeToken
+                           limit: Int, context: StoreContext) async throws -> ZoneChangesPage
+    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) async throws -> Int
+    func currentChangeToken() async throws -> ServerChangeToken
 }
 
 extension SQLiteStore: ChangeLogStore {
@@ -45,16 +45,16 @@ extension SQLiteStore: ChangeLogStore {
         WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? ORDER BY seq LIMIT 500
         """
 
-    func currentChangeToken() throws -> ServerChangeToken {
-        try read { db in
+    func currentChangeToken() async throws -> ServerChangeToken {
+        try await read { [self] db in
             ServerChangeToken(epoch: try ChangeLogMeta.read(db).epoch, sequence: try Self.lastSequence(db))
         }
     }
 
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
-                           limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+                           limit: Int, context: StoreContext) async throws -> ZoneChangesPage {
         let limit = max(1, limit)
-        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try read { db in
+        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try await read { [self] db in
             let meta = try ChangeLogMeta.read(db)
             try meta.check(token)
             try requireZone(zoneID, context: context, db: db)
@@ -92,12 +92,12 @@ extension SQLiteStore: ChangeLogStore {
             }
             return (collector.changes, ServerChangeToken(epoch: meta.epoch, sequence: collector.consumed), collector.moreComing)
         }
-        return try zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
+        return try await zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
     }
 
-    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
+    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage {
         let limit = max(1, limit)
-        return try read { db in
+        return try await read { [self] db in
             let meta = try ChangeLogMeta.read(db)
             try meta.check(token)
             let existing = Set(try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ?",
@@ -124,8 +124,8 @@ extension SQLiteStore: ChangeLogStore {
         }
     }
 
-    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
-        try write { db in
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) async throws -> Int {
+        try await write { [self] db in
             var upTo = throughSequence ?? 0
             if let olderThan {
                 upTo = max(upTo, try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log WHERE at < ?",

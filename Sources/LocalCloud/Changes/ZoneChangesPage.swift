@@ -24,10 +24,10 @@ extension RecordStore {
     /// The store-independent half of ``ChangeLogStore/recordZoneChanges(in:since:desiredKeys:limit:context:)``:
     /// each store reads its log its own way, then both build the page here.
     package func zoneChangesPage(_ changes: [ZoneChangeCollector.Change], in zoneID: RecordZone.ID, token: ServerChangeToken,
-                                 moreComing: Bool, desiredKeys: [String]?, context: StoreContext) throws -> ZoneChangesPage {
+                                 moreComing: Bool, desiredKeys: [String]?, context: StoreContext) async throws -> ZoneChangesPage {
         var page = ZoneChangesPage(token: token, moreComing: moreComing)
         let changedIDs = changes.filter { !$0.deleted }.map { Record.ID(recordName: $0.name, zoneID: zoneID) }
-        let fetched = changedIDs.isEmpty ? [:] : try fetchRecords(changedIDs, desiredKeys: desiredKeys, context: context)
+        let fetched = changedIDs.isEmpty ? [:] : try await fetchRecords(changedIDs, desiredKeys: desiredKeys, context: context)
         for change in changes {
             let id = Record.ID(recordName: change.name, zoneID: zoneID)
             if change.deleted {

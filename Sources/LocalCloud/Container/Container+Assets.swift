@@ -9,21 +9,21 @@ extension Container {
     package func importAsset(from file: URL) async throws -> (digest: String, size: Int64) {
         let limit = configuration.assetSizeLimit
         // On the database's queue: a database-server store blocks while it writes the bytes.
-        return try await publicCloudDatabase.perform { db in try db.core.store().importAsset(from: file, sizeLimit: limit) }
+        return try await publicCloudDatabase.perform { db in try await db.core.store().importAsset(from: file, sizeLimit: limit) }
     }
 
     /// A local file with this content digest, fetched on the database's queue (a database-server
     /// store may copy the bytes out first); `nil` when the store has no such asset.
     package func assetFile(forDigest digest: String) async -> URL? {
         guard FieldValue.isDigest(digest) else { return nil }
-        return try? await publicCloudDatabase.perform { db in try db.core.store().assetFile(forDigest: digest) }
+        return try? await publicCloudDatabase.perform { db in try await db.core.store().assetFile(forDigest: digest) }
     }
 
     /// A local file with this content digest, if the store has the asset: for checks made while
     /// decoding a request, where the embedded store only looks at its directory.
-    package func assetFileNow(forDigest digest: String) -> URL? {
+    package func assetFileNow(forDigest digest: String) async -> URL? {
         guard FieldValue.isDigest(digest) else { return nil }
-        return try? core.store().assetFile(forDigest: digest)
+        return try? await core.store().assetFile(forDigest: digest)
     }
 
     /// Where uploads wait while their bytes arrive: in the data directory, beside the embedded

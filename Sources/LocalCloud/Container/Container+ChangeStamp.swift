@@ -23,16 +23,10 @@ package struct ChangeStamp: Hashable, Sendable {
 
 extension Container {
     /// The container's current ``ChangeStamp``; cheap (for SQLite an atomic load and two `stat`s).
-    @available(*, noasync, message: "May open the store on the calling thread: await the async overload")
-    package func changeStamp() throws -> ChangeStamp {
-        try core.store().changeStamp()
-    }
-
-    /// ``changeStamp()`` from async code: reads the open store at once; a store not yet open is
-    /// opened on the database's queue, since opening may wait on a database server.
+    /// Reads the open store at once; a store not yet open is opened first.
     package func changeStamp() async throws -> ChangeStamp {
         if let store = core.openedStore { return try store.changeStamp() }
-        return try await publicCloudDatabase.perform { db in try db.core.store().changeStamp() }
+        return try await core.store().changeStamp()
     }
 }
 

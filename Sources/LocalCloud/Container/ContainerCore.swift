@@ -24,17 +24,43 @@ final class ContainerCore: Sendable {
         return ContainerCore(configuration: configuration, slot: slot)
     }
 
-    /// The store, opened on first use; opening errors surface in the operation that needed it.
+    /// The store, opened on first use; opening errors surface in the operation that needed it,
+    /// and the next call tries again.
     ///
     /// A configuration's ``Container/Configuration/storeOpener`` (PostgreSQL, set by `LocalCloudPostgres`)
     /// comes first; then a server (``Container/Configuration/serverURL``, the remote store);
     /// otherwise the embedded SQLite file in the data directory.
-    func store() throws -> any CloudStore {
+    func store() async throws -> any CloudStore {
+        if let opened = slot.opened.withLock({ $0 }) { return opened }
+        guard let opener = configuration.storeOpener else {
+            // Opening a file may wait on a file lock (a migration in another process): off the pool.
+            return try await BlockingThread.run("open") { [self] in try localStore() }
+        }
+        let configuration = configuration
+        let opening = slot.opening.withLock { opening in
+            if let opening { return opening }
+            let task = Task { try await opener.open(configuration) }
+            opening = task
+            return task
+        }
+        do {
+            let store = try await opening.value
+            slot.opened.withLock { $0 = $0 ?? store }
+            return store
+        } catch {
+            slot.opening.withLock { if $0 == opening { $0 = nil } }
+            throw error
+        }
+    }
+
+    /// The embedded or remote store (both local files to open), opened on this thread if need be.
+    /// - Throws: `internalError` for a store that comes from an opener (PostgreSQL): it opens only through ``store()``.
+    func localStore() throws -> any CloudStore {
         try slot.opened.withLock { opened in
             if let opened { return opened }
             let store: any CloudStore
-            if let opener = configuration.storeOpener {
-                store = try opener.open(configuration)
+            if configuration.storeOpener != nil {
+                throw CloudError(.internalError, "This container's store opens asynchronously")
             } else if configuration.serverURL != nil {
                 store = try RemoteStore.open(configuration: configuration)
             } else {
@@ -50,23 +76,23 @@ final class ContainerCore: Sendable {
 
     /// The store as a database of `scope` uses it: behind the sharing layer where the store keeps
     /// shares itself (embedded and PostgreSQL); the remote store's server applies the rules.
-    func store(for scope: Database.Scope) throws -> any CloudStore {
-        let base = try store()
+    func store(for scope: Database.Scope) async throws -> any CloudStore {
+        let base = try await store()
         guard scope != .public, let catalog = base as? any ShareCatalog else { return base }
         return SharingStore(base: base, catalog: catalog, cache: slot.shareCache, urlBase: configuration.shareURLBase)
     }
 
     /// The sharing layer over this container's store, `nil` for a remote container.
-    func sharingStore() throws -> SharingStore? {
-        try store(for: .private) as? SharingStore
+    func sharingStore() async throws -> SharingStore? {
+        try await store(for: .private) as? SharingStore
     }
 
     /// The store if it is open already, without opening it.
     var openedStore: (any CloudStore)? { slot.opened.withLock { $0 } }
 
     /// The embedded store, for tests and checks of SQLite's own invariants.
-    func sqliteStore() throws -> SQLiteStore {
-        guard let store = try store() as? SQLiteStore else {
+    func sqliteStore() async throws -> SQLiteStore {
+        guard let store = try await store() as? SQLiteStore else {
             throw CloudError(.internalError, "This container's store is not the embedded SQLite store")
         }
         return store
@@ -80,5 +106,7 @@ final class ContainerCore: Sendable {
 /// The one open store of a container, however many users act on it.
 private final class StoreSlot: Sendable {
     let opened = Mutex<(any CloudStore)?>(nil)
+    /// The open in progress, which concurrent first calls share.
+    let opening = Mutex<Task<any CloudStore, any Error>?>(nil)
     let shareCache = ShareCatalogCache()
 }

@@ -47,7 +47,7 @@ extension Database {
         }
         let items = operations.map(\.item)
         return try await perform { db in
-            try db.store().modify(items, atomically: atomically, context: db.context).map { result in
+            try await db.store().modify(items, atomically: atomically, context: db.context).map { result in
                 switch result.outcome {
                 case .saved(let record): .saved(record)
                 case .deleted: .deleted(result.recordID)

@@ -1,7 +1,7 @@
 import Foundation
 import Synchronization
 
-// The async convenience API, each call one operation on the database's queue.
+// The async convenience API: each call runs its operation in the caller's task.
 extension Database {
     /// Saves a record and returns the server's copy (new change tag and dates).
     /// - Throws: the record's own error, e.g. `serverRecordChanged` with `serverRecord`.
@@ -110,19 +110,24 @@ extension Database {
         return (matches.withLock { $0 }, cursor.withLock { $0 })
     }
 
-    /// Adds `operation` and waits for its result block; cancelling the task cancels the operation.
+    /// Runs `operation` in this task and returns once its result block ran; cancelling the task
+    /// cancels the operation. No queue and no thread hop: the async API's one path to the store.
     func run<Op: DatabaseOperation>(
         _ operation: Op,
         attach: (Op, @escaping @Sendable (Result<Void, any Error>) -> Void) -> Void
     ) async throws {
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                attach(operation) { result in continuation.resume(with: result) }
-                add(operation)
-            }
+        let outcome = Mutex<Result<Void, any Error>?>(nil)
+        attach(operation) { result in outcome.withLock { $0 = result } }
+        operation.database = self
+        await withTaskCancellationHandler {
+            await operation.perform()
         } onCancel: {
             operation.cancel()
         }
+        guard let result = outcome.withLock({ $0 }) else {
+            throw CloudError(.internalError, "The operation reported no result")
+        }
+        try result.get()
     }
 
     static func ignoringPartialFailure(_ result: Result<Void, any Error>) -> Result<Void, any Error> {
@@ -130,8 +135,8 @@ extension Database {
         return result
     }
 
-    /// Runs a store call on the queue and returns its value.
-    func perform<Value: Sendable>(_ work: @escaping @Sendable (Database) throws -> Value) async throws -> Value {
+    /// Runs a store call (after the simulated latency) and returns its value.
+    func perform<Value: Sendable>(_ work: @escaping @Sendable (Database) async throws -> Value) async throws -> Value {
         let box = Mutex<Value?>(nil)
         try await run(StoreCallOperation<Value>(work)) { call, done in
             call.completion = { result in

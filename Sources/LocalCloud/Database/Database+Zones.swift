@@ -12,14 +12,14 @@ extension Database {
 
     /// - Throws: `zoneNotFound`.
     public func recordZone(for zoneID: RecordZone.ID) async throws -> RecordZone {
-        let results = try await perform { db in try db.store().fetchZones([zoneID], context: db.context) }
+        let results = try await perform { db in try await db.store().fetchZones([zoneID], context: db.context) }
         guard let result = results[zoneID] else { throw CloudError(.zoneNotFound, "Zone '\(zoneID.zoneName)' not found") }
         return try result.get()
     }
 
     /// Every zone of this database, `_defaultZone` included.
     public func allRecordZones() async throws -> [RecordZone] {
-        let results = try await perform { db in try db.store().fetchZones(nil, context: db.context) }
+        let results = try await perform { db in try await db.store().fetchZones(nil, context: db.context) }
         return results.values.compactMap { try? $0.get() }.sorted { $0.zoneID.zoneName < $1.zoneID.zoneName }
     }
 
@@ -35,9 +35,9 @@ extension Database {
     public func modifyRecordZones(saving zonesToSave: [RecordZone], deleting zoneIDsToDelete: [RecordZone.ID]) async throws
         -> (saveResults: [RecordZone.ID: Result<RecordZone, any Error>], deleteResults: [RecordZone.ID: Result<Void, any Error>]) {
         try await perform { db in
-            let store = try db.store()
-            let saved = zonesToSave.isEmpty ? [:] : try store.saveZones(zonesToSave, context: db.context)
-            let deleted = zoneIDsToDelete.isEmpty ? [:] : try store.deleteZones(zoneIDsToDelete, context: db.context)
+            let store = try await db.store()
+            let saved = await zonesToSave.isEmpty ? [:] : try store.saveZones(zonesToSave, context: db.context)
+            let deleted = await zoneIDsToDelete.isEmpty ? [:] : try store.deleteZones(zoneIDsToDelete, context: db.context)
             return (saved.mapValues { $0.mapError { $0 as any Error } }, deleted.mapValues { $0.mapError { $0 as any Error } })
         }
     }

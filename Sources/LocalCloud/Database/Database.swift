@@ -41,5 +41,5 @@ public final class Database: Sendable, CustomStringConvertible {
     public var description: String { "<Database \(databaseScope) \(core.configuration.containerIdentifier)>" }
 
     var context: StoreContext { core.context(databaseScope) }
-    func store() throws -> any CloudStore { try core.store(for: databaseScope) }
+    func store() async throws -> any CloudStore { try await core.store(for: databaseScope) }
 }

@@ -4,12 +4,18 @@ import Synchronization
 /// The base of LocalCloud's operations, like `CKDatabaseOperation`: an `Operation` that runs
 /// against a database, after the simulated latency, and reports through its blocks exactly once.
 ///
-/// Blocks run on the database queue's thread, never on the caller's. Cancelling makes the
-/// result block report `operationCancelled`.
+/// An operation is a façade over the async store calls: `start()` (an `OperationQueue` or a direct
+/// call) starts a task that runs the work and finishes the operation when its blocks have run, so
+/// no thread waits while the database works. `Database`'s async API runs the same work in the
+/// caller's task (``perform(in:)``), with no queue and no thread hop. Cancelling makes the result
+/// block report `operationCancelled`.
 public class DatabaseOperation: Operation, @unchecked Sendable {
     private struct Base {
         var database: Database?
         var reported = false
+        var executing = false
+        var finished = false
+        var task: Task<Void, Never>?
     }
 
     private let base = Mutex(Base())
@@ -24,60 +30,88 @@ public class DatabaseOperation: Operation, @unchecked Sendable {
         super.init()
     }
 
+    // An asynchronous operation: the queue's thread is free while the task runs.
+    override public var isAsynchronous: Bool { true }
+    override public var isExecuting: Bool { base.withLock { $0.executing } }
+    override public var isFinished: Bool { base.withLock { $0.finished } }
+
     override public func start() {
-        if isCancelled { reportOnce { finish(with: Self.cancelledError) } }
-        super.start()
+        guard !isCancelled else {
+            reportOnce { finish(with: Self.cancelledError) }
+            markFinished()
+            return
+        }
+        willChangeValue(forKey: "isExecuting")
+        base.withLock { $0.executing = true }
+        didChangeValue(forKey: "isExecuting")
+        let task = Task {
+            await self.perform()
+            self.markFinished()
+        }
+        base.withLock { $0.task = task }
     }
 
-    override public func main() {
+    override public func cancel() {
+        super.cancel()
+        base.withLock { $0.task }?.cancel()
+    }
+
+    /// Runs the operation in the current task: the latency, the work, and exactly one report.
+    func perform() async {
         guard let database else {
             reportOnce { finish(with: CloudError(.invalidArguments, "The operation has no database; add it with Database.add(_:)")) }
             return
         }
-        waitSimulatedLatency(database.core.configuration.simulatedLatency)
-        guard !isCancelled else {
+        let latency = database.core.configuration.simulatedLatency
+        if latency > .zero { try? await Task.sleep(for: latency) }
+        guard !isCancelled, !Task.isCancelled else {
             reportOnce { finish(with: Self.cancelledError) }
             return
         }
-        reportOnce {
-            do {
-                try execute(in: database)
-            } catch let error as CloudError {
-                finish(with: error)
-            } catch where CloudError.isOutOfSpace(error) {
-                finish(with: CloudError.diskFull(writing: "the local store", cause: error))
-            } catch {
-                finish(with: CloudError(.internalError, "\(error)", cause: error))
-            }
+        guard claimReport() else { return }
+        do {
+            try await execute(in: database)
+        } catch let error as CloudError {
+            finish(with: error)
+        } catch is CancellationError {
+            finish(with: Self.cancelledError)
+        } catch where CloudError.isOutOfSpace(error) {
+            finish(with: CloudError.diskFull(writing: "the local store", cause: error))
+        } catch {
+            finish(with: CloudError(.internalError, "\(error)", cause: error))
         }
     }
 
     /// The operation's work; subclasses call their blocks here.
-    func execute(in database: Database) throws {}
+    func execute(in database: Database) async throws {}
 
     /// Reports a failure of the whole operation through the subclass's result block.
     func finish(with error: CloudError) {}
 
     static var cancelledError: CloudError { CloudError(.operationCancelled, "The operation was cancelled") }
 
-    private func reportOnce(_ body: () -> Void) {
-        let first = base.withLock { base in
+    private func markFinished() {
+        willChangeValue(forKey: "isExecuting")
+        willChangeValue(forKey: "isFinished")
+        base.withLock { base in
+            base.executing = false
+            base.finished = true
+            base.task = nil
+        }
+        didChangeValue(forKey: "isExecuting")
+        didChangeValue(forKey: "isFinished")
+    }
+
+    /// Whether this call is the one that reports (the first).
+    private func claimReport() -> Bool {
+        base.withLock { base in
             defer { base.reported = true }
             return !base.reported
         }
-        if first { body() }
     }
 
-    /// Sleeps in short slices so that cancellation is noticed promptly.
-    private func waitSimulatedLatency(_ latency: Duration) {
-        guard latency > .zero else { return }
-        let deadline = ContinuousClock.now + latency
-        while !isCancelled {
-            let left = deadline - ContinuousClock.now
-            if left <= .zero { break }
-            let slice = min(left, .milliseconds(10))
-            Thread.sleep(forTimeInterval: Double(slice.components.seconds) + Double(slice.components.attoseconds) / 1e18)
-        }
+    private func reportOnce(_ body: () -> Void) {
+        if claimReport() { body() }
     }
 }
 

@@ -49,12 +49,12 @@ public final class FetchRecordsOperation: DatabaseOperation, @unchecked Sendable
         set { settings.withLock { $0.fetchRecordsResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
         guard settings.recordIDs.count <= Self.maximumRecords else {
             throw CloudError(.limitExceeded, "\(settings.recordIDs.count) records requested; at most \(Self.maximumRecords) per operation")
         }
-        let results = try database.store().fetchRecords(settings.recordIDs, desiredKeys: settings.desiredKeys, context: database.context)
+        let results = try await database.store().fetchRecords(settings.recordIDs, desiredKeys: settings.desiredKeys, context: database.context)
         var failures: [(Record.ID, CloudError)] = []
         for id in settings.recordIDs {
             if isCancelled { throw Self.cancelledError }

@@ -77,7 +77,7 @@ public final class ModifyRecordsOperation: DatabaseOperation, @unchecked Sendabl
         set { settings.withLock { $0.modifyRecordsResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
         let saving = settings.recordsToSave ?? []
         let deleting = settings.recordIDsToDelete ?? []
@@ -85,7 +85,7 @@ public final class ModifyRecordsOperation: DatabaseOperation, @unchecked Sendabl
             throw CloudError(.limitExceeded,
                              "\(saving.count + deleting.count) items in one request; at most \(Self.maximumItems) saves and deletes per operation")
         }
-        let outcome = try database.store().modifyRecords(
+        let outcome = try await database.store().modifyRecords(
             saving: saving, deleting: deleting, policy: settings.savePolicy, atomically: settings.isAtomic, context: database.context)
         var failures: [(Record.ID, CloudError)] = []
         for (id, result) in outcome.saved {

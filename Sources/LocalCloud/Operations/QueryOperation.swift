@@ -90,7 +90,7 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
         set { settings.withLock { $0.queryResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
         let limit = try Self.pageSize(settings.resultsLimit)
         let request: QueryRequest
@@ -101,7 +101,7 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
         } else {
             throw CloudError(.invalidArguments, "QueryOperation needs a query or a cursor")
         }
-        let page = try database.store().queryRecords(request, context: database.context)
+        let page = try await database.store().queryRecords(request, context: database.context)
         for record in page.records {
             if isCancelled { throw Self.cancelledError }
             settings.recordMatchedBlock?(record.recordID, .success(record))

@@ -1,12 +1,12 @@
 import Foundation
 import Synchronization
 
-/// Runs one store call on the database queue: the zone calls, which have no public operation yet.
+/// Runs one store call as an operation: the zone calls, which have no public operation yet.
 final class StoreCallOperation<Value: Sendable>: DatabaseOperation, @unchecked Sendable {
-    private let work: @Sendable (Database) throws -> Value
+    private let work: @Sendable (Database) async throws -> Value
     private let resultHandler = Mutex<(@Sendable (Result<Value, CloudError>) -> Void)?>(nil)
 
-    init(_ work: @escaping @Sendable (Database) throws -> Value) {
+    init(_ work: @escaping @Sendable (Database) async throws -> Value) {
         self.work = work
         super.init()
     }
@@ -16,8 +16,8 @@ final class StoreCallOperation<Value: Sendable>: DatabaseOperation, @unchecked S
         set { resultHandler.withLock { $0 = newValue } }
     }
 
-    override func execute(in database: Database) throws {
-        let value = try work(database)
+    override func execute(in database: Database) async throws {
+        let value = try await work(database)
         completion?(.success(value))
     }
 

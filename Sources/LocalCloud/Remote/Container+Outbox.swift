@@ -4,8 +4,12 @@ import Foundation
 /// container): what an app shows about being offline and what waits to upload. A local
 /// container's store answers at once, so each reads as "nothing pending, nothing cached".
 extension Container {
-    /// The store's offline capability, or `nil` for a store without one.
-    private var offlineStore: (any OfflineCapable)? { (try? core.store())?.offline }
+    /// The store's offline capability, or `nil` for a store without one. A remote store is local
+    /// files to open (its cache and outbox), so this opens it at once if need be.
+    private var offlineStore: (any OfflineCapable)? {
+        guard configuration.storeOpener == nil, configuration.serverURL != nil else { return nil }
+        return (try? core.localStore())?.offline
+    }
 
     /// Creates and deletes made while the server could not be reached, oldest first, that have not
     /// reached it yet (with the server's reason when it refused one). Always empty for a local container.

@@ -1,12 +1,12 @@
 import Foundation
+import Synchronization
 
 /// Schema management for the `localcloud` console and app set-up: the CloudKit Console's
 /// schema, index, role, deploy and reset pages. Package-level: apps use CloudKit's API.
 extension Container {
     /// The schema of this container's environment.
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func schema() throws -> Schema {
-        try core.store().loadSchema()
+    package func schema() async throws -> Schema {
+        try await core.store().loadSchema()
     }
 
     /// Changes the schema in one transaction and rebuilds the SQL indexes it calls for
@@ -16,10 +16,9 @@ extension Container {
     ///
     /// - Returns: the schema after the change.
     @discardableResult
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func updateSchema(_ change: (inout Schema) throws -> Void) throws -> Schema {
+    package func updateSchema(_ change: @escaping @Sendable (inout Schema) throws -> Void) async throws -> Schema {
         let environment = configuration.environment
-        return try core.store().updateSchema(rebuildingSearch: configuration.checksIndexes) { current in
+        return try await core.store().updateSchema(rebuildingSearch: configuration.checksIndexes) { current in
             var next = current
             try change(&next)
             if environment == .production && !next.sameDefinition(as: current) {
@@ -34,12 +33,11 @@ extension Container {
     ///
     /// - Throws: `CloudError(.invalidArguments)` when a field's type differs, or in production.
     @discardableResult
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func importSchema(_ imported: Schema) throws -> Schema {
+    package func importSchema(_ imported: Schema) async throws -> Schema {
         guard configuration.environment == .development else {
             throw CloudError(.invalidArguments, "Schema import works on development only; deploy to reach production")
         }
-        return try updateSchema { schema in
+        return try await updateSchema { schema in
             schema = try schema.merging(imported)
         }
     }
@@ -48,36 +46,33 @@ extension Container {
     ///
     /// - Returns: the production schema before and after.
     /// - Throws: `CloudError(.invalidArguments)` for a destructive change, or when called on production.
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func deploySchema() throws -> (before: Schema, after: Schema) {
+    package func deploySchema() async throws -> (before: Schema, after: Schema) {
         guard configuration.environment == .development else {
             throw CloudError(.invalidArguments, "Deploy copies development to production; run it with --environment development")
         }
-        let development = try schema()
+        let development = try await schema()
         var productionConfiguration = configuration
         productionConfiguration.environment = .production
         let production = Container(configuration: productionConfiguration)
-        var before = Schema()
-        let after = try production.core.store().updateSchema(rebuildingSearch: false) { current in
-            before = current
+        let before = Mutex(Schema())
+        let after = try await production.core.store().updateSchema(rebuildingSearch: false) { current in
+            before.withLock { $0 = current }
             return try development.deploying(to: current)
         }
-        return (before, after)
+        return (before.withLock { $0 }, after)
     }
 
     /// Wipes the development environment: records, zones, change history, the schema and asset files.
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func resetDevelopment() throws {
+    package func resetDevelopment() async throws {
         guard configuration.environment == .development else {
             throw CloudError(.permissionFailure, "Only the development environment can be reset")
         }
-        try core.store().resetAll()
+        try await core.store().resetAll()
     }
 
     /// Counts and sizes for `localcloud status`.
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func statistics() throws -> ContainerStatistics {
-        try core.store().statistics()
+    package func statistics() async throws -> ContainerStatistics {
+        try await core.store().statistics()
     }
 }
 
@@ -86,51 +81,11 @@ extension Container {
     /// indexes needed), oldest first: what `localcloud records export` writes out.
     ///
     /// The private database gives the current user's records only.
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func allRecords(in scope: Database.Scope, zone: RecordZone.ID = .default, types: [String]? = nil) throws -> [Record] {
+    package func allRecords(in scope: Database.Scope, zone: RecordZone.ID = .default, types: [String]? = nil) async throws -> [Record] {
         let context = core.context(scope)
         if scope != .public && context.user == nil {
             throw CloudError(.notAuthenticated, "No account: the \(scope) database needs a signed-in user")
         }
-        return try core.store().allRecords(zone: zone, types: types, context: context)
-    }
-}
-
-/// The same calls from async code: each runs on the database's queue, so a store that waits on a
-/// database server (PostgreSQL) or a network never blocks a thread of Swift's cooperative pool.
-extension Container {
-    package func schema() async throws -> Schema {
-        try await offPool { container in try container.schema() }
-    }
-
-    @discardableResult
-    package func updateSchema(_ change: @escaping @Sendable (inout Schema) throws -> Void) async throws -> Schema {
-        try await offPool { container in try container.updateSchema(change) }
-    }
-
-    @discardableResult
-    package func importSchema(_ imported: Schema) async throws -> Schema {
-        try await offPool { container in try container.importSchema(imported) }
-    }
-
-    package func deploySchema() async throws -> (before: Schema, after: Schema) {
-        try await offPool { container in try container.deploySchema() }
-    }
-
-    package func resetDevelopment() async throws {
-        try await offPool { container in try container.resetDevelopment() }
-    }
-
-    package func statistics() async throws -> ContainerStatistics {
-        try await offPool { container in try container.statistics() }
-    }
-
-    package func allRecords(in scope: Database.Scope, zone: RecordZone.ID = .default, types: [String]? = nil) async throws -> [Record] {
-        try await offPool { container in try container.allRecords(in: scope, zone: zone, types: types) }
-    }
-
-    /// Runs a synchronous store call on the public database's queue (its threads are not the pool's).
-    private func offPool<Value: Sendable>(_ body: @escaping @Sendable (Container) throws -> Value) async throws -> Value {
-        try await publicCloudDatabase.perform { _ in try body(self) }
+        return try await core.store().allRecords(zone: zone, types: types, context: context)
     }
 }

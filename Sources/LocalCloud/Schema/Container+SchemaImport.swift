@@ -22,14 +22,4 @@ extension Container {
         return true
     }
 
-    /// ``importSchemaIfNeeded(ckdb:)`` for synchronous set-up code.
-    @discardableResult
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    public func importSchemaIfNeeded(ckdb text: String) throws -> Bool {
-        let imported = try Schema(ckdb: text)
-        let current = try schema()
-        if try current.merging(imported) == current { return false }
-        try importSchema(imported)
-        return true
-    }
 }

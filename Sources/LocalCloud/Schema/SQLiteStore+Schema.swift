@@ -2,12 +2,12 @@ import Foundation
 import GRDB
 
 extension SQLiteStore: SchemaStore {
-    func loadSchema() throws -> Schema {
-        try read { db in try SchemaStorage.load(db).schema }
+    func loadSchema() async throws -> Schema {
+        try await read { [self] db in try SchemaStorage.load(db).schema }
     }
 
-    func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema {
-        try write { db in
+    func updateSchema(rebuildingSearch: Bool, _ change: @escaping @Sendable (Schema) throws -> Schema?) async throws -> Schema {
+        try await write { [self] db in
             let current = try SchemaStorage.load(db).schema
             guard let next = try change(current), next != current else { return (current, commit: false) }
             try SchemaStorage.save(next, db, rebuildingSearch: rebuildingSearch)
@@ -15,8 +15,8 @@ extension SQLiteStore: SchemaStore {
         }
     }
 
-    func resetAll() throws {
-        try write { db in
+    func resetAll() async throws {
+        try await write { [self] db in
             let tables = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'")
             let virtual = tables.compactMap { row -> String? in
                 let sql: String = row["sql"] ?? ""
@@ -37,17 +37,19 @@ extension SQLiteStore: SchemaStore {
         }
     }
 
-    func statistics() throws -> ContainerStatistics {
-        var statistics = ContainerStatistics(
+    func statistics() async throws -> ContainerStatistics {
+        let empty = ContainerStatistics(
             dataDirectory: fileURL.deletingLastPathComponent().deletingLastPathComponent().path,
             databaseFile: fileURL.path, assetsDirectory: assetsDirectory.path)
-        try read { db in
+        var statistics = try await read { db in
+            var statistics = empty
             statistics.schemaVersion = try SchemaStorage.load(db).schema.version
             for row in try Row.fetchAll(db, sql: "SELECT scope, record_type, COUNT(*) FROM records GROUP BY scope, record_type ORDER BY scope, record_type") {
                 let scope = Database.Scope(rawValue: row[0]).map(\.description) ?? "scope \(row[0] as Int)"
                 statistics.recordCounts.append((scope, row[1], row[2]))
             }
             statistics.zoneCount = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM zones") ?? 0
+            return statistics
         }
         let files = FileManager.default
         for suffix in ["", "-wal", "-shm"] {
@@ -65,8 +67,8 @@ extension SQLiteStore: SchemaStore {
         return statistics
     }
 
-    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record] {
-        try read { db in
+    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) async throws -> [Record] {
+        try await read { [self] db in
             var sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ?"
             var arguments: [any DatabaseValueConvertible] = [context.scope.rawValue, context.owner, zone.zoneName]
             if let types {

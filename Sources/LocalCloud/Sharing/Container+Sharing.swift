@@ -68,7 +68,7 @@ extension Container {
     package func shareSummary(shortGUID: String) async throws -> ShareSummary? {
         let core = core
         return try await privateCloudDatabase.perform { _ in
-            guard let store = try core.sharingStore(), let stored = try store.share(shortGUID: shortGUID) else { return nil }
+            guard let store = try await core.sharingStore(), let stored = try await store.share(shortGUID: shortGUID) else { return nil }
             let share = stored.share
             let isPublic = share.publicPermission == .readOnly || share.publicPermission == .readWrite
             return ShareSummary(title: isPublic ? share[Share.SystemFieldKey.title] as? String : nil,
@@ -80,7 +80,7 @@ extension Container {
     package func shareMetadata(shortGUID: String, shouldFetchRootRecord: Bool, rootRecordDesiredKeys: [String]?) async throws -> Share.Metadata {
         let identifier = containerIdentifier
         return try await runSharing { store, user in
-            try store.metadata(shortGUID: shortGUID, user: user, containerIdentifier: identifier,
+            try await store.metadata(shortGUID: shortGUID, user: user, containerIdentifier: identifier,
                                fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys)
         } remote: { remote in
             try remote.resolveShare(shortGUID: shortGUID, fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys,
@@ -90,23 +90,23 @@ extension Container {
 
     /// Accepts the share with this short GUID (what `records/accept` does).
     package func acceptShare(shortGUID: String) async throws -> Share {
-        try await runSharing { store, user in try store.accept(shortGUID: shortGUID, user: user) } remote: { remote in
+        try await runSharing { store, user in try await store.accept(shortGUID: shortGUID, user: user) } remote: { remote in
             try remote.acceptShare(shortGUID: shortGUID)
         }
     }
 
-    /// Runs a sharing call on the private database's queue (store calls block): through the local
+    /// Runs a sharing call as a private-database operation: through the local
     /// sharing layer, or the remote container's server.
-    func runSharing<T: Sendable>(_ local: @escaping @Sendable (SharingStore, String?) throws -> T,
-                                 remote: @escaping @Sendable (RemoteStore) throws -> T) async throws -> T {
+    func runSharing<T: Sendable>(_ local: @escaping @Sendable (SharingStore, String?) async throws -> T,
+                                 remote: @escaping @Sendable (RemoteStore) async throws -> T) async throws -> T {
         let user = configuration.user
         let core = core
         return try await privateCloudDatabase.perform { _ in
-            if let store = try core.sharingStore() { return try local(store, user) }
-            guard let remoteStore = try core.store() as? RemoteStore else {
+            if let store = try await core.sharingStore() { return try await local(store, user) }
+            guard let remoteStore = try await core.store() as? RemoteStore else {
                 throw CloudError(.internalError, "This store cannot share")
             }
-            return try remote(remoteStore)
+            return try await remote(remoteStore)
         }
     }
 }

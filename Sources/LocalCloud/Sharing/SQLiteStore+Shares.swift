@@ -3,8 +3,8 @@ import GRDB
 
 extension SQLiteStore: ShareCatalog {
     /// Every share of every user's private database: a few rows, found through a partial index.
-    func storedShares() throws -> [StoredShare] {
-        try read { db in try Self.storedShares(db) }
+    func storedShares() async throws -> [StoredShare] {
+        try await read { [self] db in try Self.storedShares(db) }
     }
 
     /// The shares, read on an open connection (the change reader's). Shares hold no assets.

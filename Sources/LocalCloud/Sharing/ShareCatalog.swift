@@ -16,5 +16,5 @@ package struct StoredShare: Sendable {
 /// Shares are ordinary records (of type ``Share/storedRecordType``) in the owner's zone; this is
 /// the one query that crosses owners, for share URLs and for the shared database's zone list.
 package protocol ShareCatalog: Sendable {
-    func storedShares() throws -> [StoredShare]
+    func storedShares() async throws -> [StoredShare]
 }

@@ -15,8 +15,8 @@ extension SharingStore {
     /// The share behind a short GUID as `user` may see it.
     /// - Throws: `unknownItem` for an unknown (or tampered) GUID; `participantMayNeedVerification`
     ///   when the share exists but the user is not in it, as CloudKit answers.
-    func visibleShare(shortGUID: String, user: String?) throws -> StoredShare {
-        guard let stored = try share(shortGUID: shortGUID) else {
+    func visibleShare(shortGUID: String, user: String?) async throws -> StoredShare {
+        guard let stored = try await share(shortGUID: shortGUID) else {
             throw CloudError(.unknownItem, "No share has this URL: it was deleted, or the URL is mistyped")
         }
         guard ShareRules.canSeeMetadata(user: user, stored: stored) else {
@@ -27,8 +27,8 @@ extension SharingStore {
 
     /// `Share.Metadata` for one short GUID, with the root record when asked.
     func metadata(shortGUID: String, user: String?, containerIdentifier: String, fetchRoot: Bool,
-                  rootKeys: [String]?) throws -> Share.Metadata {
-        let stored = try visibleShare(shortGUID: shortGUID, user: user)
+                  rootKeys: [String]?) async throws -> Share.Metadata {
+        let stored = try await visibleShare(shortGUID: shortGUID, user: user)
         let share = presented(stored.share, viewer: user)
         let sharedZone = RecordZone.ID(zoneName: stored.zoneName, ownerName: "_" + stored.owner)
         let rootID = stored.share.rootRecordName.map { Record.ID(recordName: $0, zoneID: sharedZone) }
@@ -36,7 +36,7 @@ extension SharingStore {
         if fetchRoot, let rootName = stored.share.rootRecordName {
             let ownerID = Record.ID(recordName: rootName, zoneID: RecordZone.ID(zoneName: stored.zoneName))
             let ownerContext = StoreContext(scope: .private, user: stored.owner)
-            root = try? base.fetchRecords([ownerID], desiredKeys: rootKeys, context: ownerContext)[ownerID]?.get()
+            root = try? await base.fetchRecords([ownerID], desiredKeys: rootKeys, context: ownerContext)[ownerID]?.get()
                 .relocated(to: sharedZone)
         }
         let entry = user.flatMap { ShareRules.participant($0, in: stored.share) }
@@ -58,11 +58,11 @@ extension SharingStore {
 
     /// Accepts a share for `user`: a private participant's entry becomes accepted; on a public
     /// share, a newcomer joins as a public user. Returns the share as saved.
-    func accept(shortGUID: String, user: String?) throws -> Share {
+    func accept(shortGUID: String, user: String?) async throws -> Share {
         guard let user else {
             throw CloudError(.notAuthenticated, "No account: sign in (set LOCALCLOUD_USER) to accept a share")
         }
-        let stored = try visibleShare(shortGUID: shortGUID, user: user)
+        let stored = try await visibleShare(shortGUID: shortGUID, user: user)
         let sharedZone = RecordZone.ID(zoneName: stored.zoneName, ownerName: "_" + stored.owner)
         if user == stored.owner { return presented(stored.share, viewer: user).relocated(to: sharedZone) as? Share ?? stored.share }
         let entry = ShareRules.participant(user, in: stored.share)
@@ -72,7 +72,7 @@ extension SharingStore {
         }
         let joining = Share.Participant(userIdentity: UserIdentity(userRecordID: Record.ID(recordName: "_" + user)),
                                         role: .publicUser, permission: stored.share.publicPermission, acceptanceStatus: .pending)
-        let saved = try updateParticipant(user, in: stored, add: joining) { participant in
+        let saved = try await updateParticipant(user, in: stored, add: joining) { participant in
             participant.acceptanceStatus = .accepted
         }
         return presented(saved, viewer: user).relocated(to: sharedZone) as? Share ?? saved

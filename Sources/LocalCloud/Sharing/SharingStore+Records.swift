@@ -3,9 +3,9 @@ import Foundation
 extension SharingStore {
     // MARK: Fetch
 
-    func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+    func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) async throws -> [Record.ID: Result<Record, CloudError>] {
         guard context.scope == .shared else {
-            let results = try base.fetchRecords(ids, desiredKeys: desiredKeys, context: context)
+            let results = try await base.fetchRecords(ids, desiredKeys: desiredKeys, context: context)
             guard context.scope == .private else { return results }
             return results.mapValues { $0.map { presented($0, viewer: context.user) } }
         }
@@ -13,13 +13,13 @@ extension SharingStore {
         for (zoneID, zoneIDs) in Dictionary(grouping: ids, by: \.zoneID) {
             let access: (context: StoreContext, grant: ShareRules.Grant)
             do {
-                access = try sharedAccess(zoneID, context: context)
+                access = try await sharedAccess(zoneID, context: context)
             } catch let error as CloudError {
                 for id in zoneIDs { results[id] = .failure(CloudError(error.code, error.message, recordID: id)) }
                 continue
             }
             let ownerIDs = zoneIDs.map { Record.ID(recordName: $0.recordName, zoneID: RecordZone.ID(zoneName: zoneID.zoneName)) }
-            let fetched = try base.fetchRecords(ownerIDs, desiredKeys: Self.withParent(desiredKeys), context: access.context)
+            let fetched = try await base.fetchRecords(ownerIDs, desiredKeys: Self.withParent(desiredKeys), context: access.context)
             var known: [String: String?] = [:]
             for (id, ownerID) in zip(zoneIDs, ownerIDs) {
                 guard let result = fetched[ownerID] else { continue }
@@ -27,7 +27,7 @@ extension SharingStore {
                 case .failure(let error):
                     results[id] = .failure(Self.relabeled(error, id))
                 case .success(let record):
-                    let permission = try self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+                    let permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
                     if permission == .readOnly || permission == .readWrite {
                         results[id] = .success(presented(record.relocated(to: zoneID), viewer: context.user))
                     } else {
@@ -42,21 +42,21 @@ extension SharingStore {
 
     // MARK: Query
 
-    func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+    func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
         guard context.scope == .shared else {
-            let page = try base.queryRecords(request, context: context)
+            let page = try await base.queryRecords(request, context: context)
             guard context.scope == .private else { return page }
             return QueryPage(records: page.records.map { presented($0, viewer: context.user) }, cursor: page.cursor)
         }
-        let access = try sharedAccess(request.zoneID, context: context)
+        let access = try await sharedAccess(request.zoneID, context: context)
         var ownerRequest = request
         ownerRequest.desiredKeys = Self.withParent(request.desiredKeys)
-        let page = try base.queryRecords(ownerRequest, context: access.context)
+        let page = try await base.queryRecords(ownerRequest, context: access.context)
         var known: [String: String?] = [:]
         var records: [Record] = []
         records.reserveCapacity(page.records.count)
         for record in page.records {
-            let permission = try self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+            let permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
             guard permission == .readOnly || permission == .readWrite else { continue }
             records.append(presented(record.relocated(to: request.zoneID), viewer: context.user))
         }
@@ -65,23 +65,23 @@ extension SharingStore {
 
     // MARK: Modify
 
-    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         switch context.scope {
-        case .public: return try base.modify(items, atomically: atomically, context: context)
-        case .private: return try modifyPrivate(items, atomically: atomically, context: context)
-        case .shared: return try modifyShared(items, atomically: atomically, context: context)
+        case .public: return try await base.modify(items, atomically: atomically, context: context)
+        case .private: return try await modifyPrivate(items, atomically: atomically, context: context)
+        case .shared: return try await modifyShared(items, atomically: atomically, context: context)
         }
     }
 
     /// The shared database: each item checked against the share rules, then written as the owner's.
-    private func modifyShared(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    private func modifyShared(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         var results = [ModifyItemResult?](repeating: nil, count: items.count)
         var groups: [String: (context: StoreContext, zoneID: RecordZone.ID, indexes: [Int], items: [ModifyItem])] = [:]
         var known: [RecordZone.ID: [String: String?]] = [:]
         for (index, item) in items.enumerated() {
             let zoneID = item.recordID.zoneID
             do {
-                let access = try sharedAccess(zoneID, context: context)
+                let access = try await sharedAccess(zoneID, context: context)
                 let ownerID = Record.ID(recordName: item.recordID.recordName, zoneID: RecordZone.ID(zoneName: zoneID.zoneName))
                 var chain = known[zoneID] ?? [:]
                 let permission: Share.ParticipantPermission
@@ -93,25 +93,25 @@ extension SharingStore {
                     }
                     let stored = Record(recordType: record.recordType, recordID: ownerID, state: record.snapshot)
                     // An existing record keeps its place; a new one is covered through its own parent.
-                    let existing = try? base.fetchRecords([ownerID], desiredKeys: [Record.parentKey], context: access.context)[ownerID]?.get()
-                    permission = try self.permission(on: existing ?? stored, grant: access.grant, context: access.context, known: &chain)
+                    let existing = try? await base.fetchRecords([ownerID], desiredKeys: [Record.parentKey], context: access.context)[ownerID]?.get()
+                    permission = try await self.permission(on: existing ?? stored, grant: access.grant, context: access.context, known: &chain)
                     if let existing, existing.parent != stored.parent, record.snapshot.changed.contains(Record.parentKey) {
                         // Moving a record needs write access where it goes, too.
-                        let target = try self.permission(on: stored, grant: access.grant, context: access.context, known: &chain)
+                        let target = try await self.permission(on: stored, grant: access.grant, context: access.context, known: &chain)
                         guard target == .readWrite else {
                             throw CloudError(.permissionFailure, "You can't move this record outside the share", recordID: item.recordID)
                         }
                     }
                     ownerItem = .save(stored, rule)
                 case let .delete(_, tag):
-                    guard let existing = try base.fetchRecords([ownerID], desiredKeys: [Record.parentKey], context: access.context)[ownerID]?.get()
+                    guard let existing = try await base.fetchRecords([ownerID], desiredKeys: [Record.parentKey], context: access.context)[ownerID]?.get()
                     else {
                         throw CloudError(.unknownItem, "Record not found: \(item.recordID.recordName)", recordID: item.recordID)
                     }
                     if existing.recordType == Share.storedRecordType {
                         throw CloudError(.permissionFailure, "Only the share's owner can delete a share", recordID: item.recordID)
                     }
-                    permission = try self.permission(on: existing, grant: access.grant, context: access.context, known: &chain)
+                    permission = try await self.permission(on: existing, grant: access.grant, context: access.context, known: &chain)
                     ownerItem = .delete(ownerID, ifChangeTag: tag)
                 }
                 known[zoneID] = chain
@@ -140,7 +140,7 @@ extension SharingStore {
             }
         }
         for group in groups.values {
-            let written = try base.modify(group.items, atomically: atomically, context: group.context)
+            let written = try await base.modify(group.items, atomically: atomically, context: group.context)
             for (index, result) in zip(group.indexes, written) {
                 let outcome: ModifyItemResult.Outcome
                 switch result.outcome {

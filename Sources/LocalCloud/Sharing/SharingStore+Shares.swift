@@ -2,7 +2,7 @@ import Foundation
 
 extension SharingStore {
     /// The private database: shares are checked, completed and stored; roots learn their share.
-    func modifyPrivate(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    func modifyPrivate(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         let touchesShares = items.contains { item in
             switch item {
             case .save(let record, _): record is Share || record.recordType == Share.recordType
@@ -10,7 +10,7 @@ extension SharingStore {
             }
         }
         guard touchesShares else {
-            return try base.modify(items, atomically: atomically, context: context).map { result in
+            return try await base.modify(items, atomically: atomically, context: context).map { result in
                 guard case .saved(let record) = result.outcome else { return result }
                 return ModifyItemResult(recordID: result.recordID, outcome: .saved(presented(record, viewer: context.user)))
             }
@@ -18,7 +18,7 @@ extension SharingStore {
         guard let user = context.user else {
             throw CloudError(.notAuthenticated, "No account: the private database needs a signed-in user")
         }
-        let catalog = try shares().filter { $0.owner == user }
+        let catalog = try await shares().filter { $0.owner == user }
         var prepared: [ModifyItem] = []
         var failures: [Int: CloudError] = [:]
         var extraRoots: [Record] = []
@@ -32,7 +32,7 @@ extension SharingStore {
                         continue
                     }
                     let share = record as? Share ?? Share(recordID: record.recordID, state: record.snapshot)
-                    try prepare(share, owner: user, catalog: catalog, batch: items, extraRoots: &extraRoots, context: context)
+                    try await prepare(share, owner: user, catalog: catalog, batch: items, extraRoots: &extraRoots, context: context)
                     prepared.append(.save(share.storedRecord(), rule))
                 case let .delete(id, _):
                     prepared.append(item)
@@ -45,7 +45,7 @@ extension SharingStore {
                     if let stored = catalog.first(where: { $0.share.recordID == id }), let rootName = stored.share.rootRecordName {
                         let rootID = Record.ID(recordName: rootName, zoneID: id.zoneID)
                         if !items.contains(where: { $0.recordID == rootID }),
-                           let root = try? base.fetchRecords([rootID], desiredKeys: nil, context: context)[rootID]?.get(),
+                           let root = try? await base.fetchRecords([rootID], desiredKeys: nil, context: context)[rootID]?.get(),
                            root.share?.recordID.recordName == id.recordName {
                             root.share = nil
                             extraRoots.append(root)
@@ -70,7 +70,7 @@ extension SharingStore {
         }
         let extra = extraRoots.map { ModifyItem.save($0, SaveRule(policy: .changedKeys)) }
             + extraDeletes.map { ModifyItem.delete($0, ifChangeTag: nil) }
-        let written = try base.modify(prepared + extra, atomically: atomically || !extra.isEmpty, context: context)
+        let written = try await base.modify(prepared + extra, atomically: atomically || !extra.isEmpty, context: context)
         return written.prefix(items.count).map { result in
             guard case .saved(let record) = result.outcome else { return result }
             return ModifyItemResult(recordID: result.recordID, outcome: .saved(presented(record, viewer: context.user)))
@@ -80,7 +80,7 @@ extension SharingStore {
     /// Checks a share against the owner's other shares and completes it: short GUID, owner entry,
     /// and the root's `share` reference (the root in the batch, or fetched and saved with it).
     private func prepare(_ share: Share, owner: String, catalog: [StoredShare], batch: [ModifyItem],
-                         extraRoots: inout [Record], context: StoreContext) throws {
+                         extraRoots: inout [Record], context: StoreContext) async throws {
         let zoneID = share.recordID.zoneID
         guard zoneID.zoneName != RecordZone.ID.defaultZoneName else {
             throw CloudError(.invalidArguments, "Shares live in a custom zone: the default zone cannot be shared", recordID: share.recordID)
@@ -106,7 +106,7 @@ extension SharingStore {
                 }
                 if root.share == nil { root.share = Record.Reference(recordID: share.recordID, action: .none) }
             } else if existing == nil {
-                guard let root = try base.fetchRecords([rootID], desiredKeys: nil, context: context)[rootID]?.get() else {
+                guard let root = try await base.fetchRecords([rootID], desiredKeys: nil, context: context)[rootID]?.get() else {
                     throw CloudError(.unknownItem, "The share's root record \(rootName) does not exist", recordID: share.recordID)
                 }
                 if let other = root.share, other.recordID.recordName != share.recordID.recordName {

@@ -3,8 +3,8 @@ import Foundation
 extension SharingStore {
     // MARK: Zones
 
-    func saveZones(_ zones: [RecordZone], context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        guard context.scope == .shared else { return try base.saveZones(zones, context: context) }
+    func saveZones(_ zones: [RecordZone], context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+        guard context.scope == .shared else { return try await base.saveZones(zones, context: context) }
         var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
         for zone in zones {
             results[zone.zoneID] = .failure(CloudError(.permissionFailure,
@@ -13,14 +13,14 @@ extension SharingStore {
         return results
     }
 
-    func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        guard context.scope == .shared else { return try base.fetchZones(ids, context: context) }
+    func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+        guard context.scope == .shared else { return try await base.fetchZones(ids, context: context) }
         guard let user = context.user else {
             throw CloudError(.notAuthenticated, "No account: the shared database needs a signed-in user")
         }
         var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
         guard let ids else {
-            for zone in ShareRules.sharedZones(user: user, shares: try shares()) {
+            for zone in await ShareRules.sharedZones(user: user, shares: try shares()) {
                 let id = RecordZone.ID(zoneName: zone.zoneName, ownerName: "_" + zone.owner)
                 results[id] = .success(RecordZone(zoneID: id))
             }
@@ -28,7 +28,7 @@ extension SharingStore {
         }
         for id in ids {
             do {
-                _ = try sharedAccess(id, context: context)
+                _ = try await sharedAccess(id, context: context)
                 results[id] = .success(RecordZone(zoneID: id))
             } catch let error as CloudError {
                 results[id] = .failure(error)
@@ -38,17 +38,17 @@ extension SharingStore {
     }
 
     /// Deleting a zone of the shared database leaves its shares, as in CloudKit; the owner's data stays.
-    func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) throws -> [RecordZone.ID: Result<Void, CloudError>] {
-        guard context.scope == .shared else { return try base.deleteZones(ids, context: context) }
+    func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) async throws -> [RecordZone.ID: Result<Void, CloudError>] {
+        guard context.scope == .shared else { return try await base.deleteZones(ids, context: context) }
         var results: [RecordZone.ID: Result<Void, CloudError>] = [:]
         for id in ids {
             do {
-                _ = try sharedAccess(id, context: context)
+                _ = try await sharedAccess(id, context: context)
                 let user = context.user ?? ""
                 let owner = Self.userName(id.ownerName)
-                for stored in try shares() where stored.owner == owner && stored.zoneName == id.zoneName {
+                for stored in try await shares() where stored.owner == owner && stored.zoneName == id.zoneName {
                     if ShareRules.participant(user, in: stored.share) != nil {
-                        _ = try updateParticipant(user, in: stored) { $0.acceptanceStatus = .removed }
+                        _ = try await updateParticipant(user, in: stored) { $0.acceptanceStatus = .removed }
                     }
                 }
                 results[id] = .success(())
@@ -62,7 +62,7 @@ extension SharingStore {
     /// Changes one participant entry of a stored share and saves it as its owner, retrying when
     /// the owner saved the share meanwhile. Returns the saved share.
     func updateParticipant(_ user: String, in stored: StoredShare, add: Share.Participant? = nil,
-                           _ change: (inout Share.Participant) -> Void) throws -> Share {
+                           _ change: (inout Share.Participant) -> Void) async throws -> Share {
         let ownerContext = StoreContext(scope: .private, user: stored.owner)
         var current = stored.share
         for _ in 0..<5 {
@@ -79,13 +79,13 @@ extension SharingStore {
             let copy = Share(recordID: current.recordID, state: current.snapshot)
             copy.participantList = list
             let record = copy.storedRecord()
-            let results = try base.modify([.save(record, SaveRule(policy: .ifServerRecordUnchanged))], atomically: true, context: ownerContext)
+            let results = try await base.modify([.save(record, SaveRule(policy: .ifServerRecordUnchanged))], atomically: true, context: ownerContext)
             switch results.first?.outcome {
             case .saved(let saved)?:
                 return Share.fromStored(saved) ?? copy
             case .failed(let error, _)? where error.code == .serverRecordChanged:
                 let id = current.recordID
-                guard let fresh = try base.fetchRecords([id], desiredKeys: nil, context: ownerContext)[id]?.get(),
+                guard let fresh = try await base.fetchRecords([id], desiredKeys: nil, context: ownerContext)[id]?.get(),
                       let share = Share.fromStored(fresh) else {
                     throw CloudError(.unknownItem, "The share no longer exists")
                 }
@@ -102,18 +102,18 @@ extension SharingStore {
     // MARK: Changes
 
     func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
-                           limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+                           limit: Int, context: StoreContext) async throws -> ZoneChangesPage {
         guard context.scope == .shared else {
-            var page = try base.recordZoneChanges(in: zoneID, since: token, desiredKeys: desiredKeys, limit: limit, context: context)
+            var page = try await base.recordZoneChanges(in: zoneID, since: token, desiredKeys: desiredKeys, limit: limit, context: context)
             if context.scope == .private {
                 page.modified = page.modified.map { ($0.0, $0.1.map { presented($0, viewer: context.user) }) }
             }
             return page
         }
         // Checked on every call, so an open token stops working the moment access ends.
-        let access = try sharedAccess(zoneID, context: context)
+        let access = try await sharedAccess(zoneID, context: context)
         let ownerZone = RecordZone.ID(zoneName: zoneID.zoneName)
-        let page = try base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys),
+        let page = try await base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys),
                                               limit: limit, context: access.context)
         var shared = ZoneChangesPage(token: page.token, moreComing: page.moreComing)
         var known: [String: String?] = [:]
@@ -121,7 +121,7 @@ extension SharingStore {
             let sharedID = Record.ID(recordName: id.recordName, zoneID: zoneID)
             switch result {
             case .success(let record):
-                let permission = try self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+                let permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
                 guard permission == .readOnly || permission == .readWrite else { continue }
                 shared.modified.append((sharedID, .success(presented(record.relocated(to: zoneID), viewer: context.user))))
             case .failure(let error):
@@ -134,14 +134,14 @@ extension SharingStore {
 
     /// The shared database's zones that changed since the token: new to the user, or with record
     /// changes; zones the user can no longer see are reported deleted.
-    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
-        guard context.scope == .shared else { return try base.databaseChanges(since: token, limit: limit, context: context) }
+    func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage {
+        guard context.scope == .shared else { return try await base.databaseChanges(since: token, limit: limit, context: context) }
         guard let user = context.user else {
             throw CloudError(.notAuthenticated, "No account: the shared database needs a signed-in user")
         }
-        var now = try base.currentChangeToken()
+        var now = try await base.currentChangeToken()
         try token?.check(epoch: now.epoch, floor: 0)
-        let zones = ShareRules.sharedZones(user: user, shares: try shares())
+        let zones = await ShareRules.sharedZones(user: user, shares: try shares())
         let keys = zones.map { $0.owner + "/" + $0.zoneName }
         let before = Set(token?.sharedZones ?? [])
         var page = DatabaseChangesPage(token: now, moreComing: false)
@@ -155,7 +155,7 @@ extension SharingStore {
             var scoped = ownerContext
             scoped.sharedOwner = zone.owner
             let since = ServerChangeToken(epoch: token.epoch, sequence: token.sequence)
-            let changes = try base.recordZoneChanges(in: RecordZone.ID(zoneName: zone.zoneName), since: since, desiredKeys: [],
+            let changes = try await base.recordZoneChanges(in: RecordZone.ID(zoneName: zone.zoneName), since: since, desiredKeys: [],
                                                      limit: 1, context: scoped)
             if !changes.modified.isEmpty || !changes.deleted.isEmpty { page.changedZones.append(id) }
         }

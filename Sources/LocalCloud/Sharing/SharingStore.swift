@@ -28,17 +28,17 @@ final class SharingStore: CloudStore {
     // MARK: The catalog
 
     /// Every share, read again only when the store changed since the last read.
-    func shares() throws -> [StoredShare] {
+    func shares() async throws -> [StoredShare] {
         let stamp = try base.changeStamp()
         if let cached = cache.value.withLock({ $0 }), cached.stamp == stamp { return cached.shares }
-        let loaded = try catalog.storedShares()
+        let loaded = try await catalog.storedShares()
         cache.value.withLock { $0 = (stamp, loaded) }
         return loaded
     }
 
     /// The share with this short GUID.
-    func share(shortGUID: String) throws -> StoredShare? {
-        try shares().first { $0.share.shortGUID == shortGUID }
+    func share(shortGUID: String) async throws -> StoredShare? {
+        try await shares().first { $0.share.shortGUID == shortGUID }
     }
 
     /// A share as `viewer` reads it: with its URL, and knowing who asks.
@@ -58,13 +58,13 @@ final class SharingStore: CloudStore {
 
     /// The owner's context for a shared-database call on `zoneID`, and what the user may do there.
     /// - Throws: `zoneNotFound` when the user is in no share of the zone (or it is their own).
-    func sharedAccess(_ zoneID: RecordZone.ID, context: StoreContext) throws -> (context: StoreContext, grant: ShareRules.Grant) {
+    func sharedAccess(_ zoneID: RecordZone.ID, context: StoreContext) async throws -> (context: StoreContext, grant: ShareRules.Grant) {
         guard let user = context.user else {
             throw CloudError(.notAuthenticated, "No account: the shared database needs a signed-in user")
         }
         let owner = zoneID.ownerName
         let grant = owner == RecordZone.ID.currentUserName || owner.isEmpty ? ShareRules.Grant()
-            : ShareRules.grant(user: user, owner: SharingStore.userName(owner), zoneName: zoneID.zoneName, shares: try shares())
+            : ShareRules.grant(user: user, owner: SharingStore.userName(owner), zoneName: zoneID.zoneName, shares: try await shares())
         guard !grant.isEmpty else {
             throw CloudError(.zoneNotFound, "Zone not found in the shared database: \(zoneID.zoneName)")
         }
@@ -82,7 +82,7 @@ final class SharingStore: CloudStore {
     /// The parent chain of a record (nearest first), read as the owner; stops at 32 levels or a loop.
     /// Stops at the first of `roots` (nothing above it can matter), so a list's entries need no read.
     func ancestors(of record: Record, context: StoreContext, roots: [String: Share.ParticipantPermission] = [:],
-                   known: inout [String: String?]) throws -> [String] {
+                   known: inout [String: String?]) async throws -> [String] {
         var chain: [String] = []
         var next = record.parent?.recordID.recordName
         while let name = next, chain.count < 32, !chain.contains(name), name != record.recordID.recordName {
@@ -93,7 +93,7 @@ final class SharingStore: CloudStore {
                 continue
             }
             let id = Record.ID(recordName: name, zoneID: record.recordID.zoneID)
-            let fetched = try base.fetchRecords([id], desiredKeys: [Record.parentKey], context: context)[id]
+            let fetched = try await base.fetchRecords([id], desiredKeys: [Record.parentKey], context: context)[id]
             let parent = (try? fetched?.get())?.parent?.recordID.recordName
             known[name] = .some(parent)
             next = parent
@@ -102,7 +102,7 @@ final class SharingStore: CloudStore {
     }
 
     /// The permission the grant gives on `record`.
-    func permission(on record: Record, grant: ShareRules.Grant, context: StoreContext, known: inout [String: String?]) throws
+    func permission(on record: Record, grant: ShareRules.Grant, context: StoreContext, known: inout [String: String?]) async throws
         -> Share.ParticipantPermission {
         if let share = Share.fromStored(record) {
             // A participant reads the share they are in (CloudKit's participants fetch the CKShare,
@@ -112,7 +112,7 @@ final class SharingStore: CloudStore {
         }
         if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
         if grant.roots[record.recordID.recordName] != nil { return grant.permission(recordName: record.recordID.recordName, ancestors: []) }
-        let chain = try ancestors(of: record, context: context, roots: grant.roots, known: &known)
+        let chain = try await await await ancestors(of: record, context: context, roots: grant.roots, known: &known)
         return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
     }
 
@@ -127,35 +127,35 @@ final class SharingStore: CloudStore {
 
     func changeStamp() throws -> ChangeStamp { try base.changeStamp() }
     func close() { base.close() }
-    func loadSchema() throws -> Schema { try base.loadSchema() }
-    func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema {
-        try base.updateSchema(rebuildingSearch: rebuildingSearch, change)
+    func loadSchema() async throws -> Schema { try await base.loadSchema() }
+    func updateSchema(rebuildingSearch: Bool, _ change: @escaping @Sendable (Schema) throws -> Schema?) async throws -> Schema {
+        try await base.updateSchema(rebuildingSearch: rebuildingSearch, change)
     }
-    func resetAll() throws { try base.resetAll() }
-    func statistics() throws -> ContainerStatistics { try base.statistics() }
-    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record] {
-        try base.allRecords(zone: zone, types: types, context: context)
+    func resetAll() async throws { try await base.resetAll() }
+    func statistics() async throws -> ContainerStatistics { try await base.statistics() }
+    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) async throws -> [Record] {
+        try await base.allRecords(zone: zone, types: types, context: context)
     }
-    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport { try base.collectGarbage(gracePeriod: gracePeriod) }
-    func importAsset(from file: URL, sizeLimit: Int64) throws -> (digest: String, size: Int64) {
-        try base.importAsset(from: file, sizeLimit: sizeLimit)
+    func collectGarbage(gracePeriod: TimeInterval) async throws -> GarbageCollectionReport { try await base.collectGarbage(gracePeriod: gracePeriod) }
+    func importAsset(from file: URL, sizeLimit: Int64) async throws -> (digest: String, size: Int64) {
+        try await base.importAsset(from: file, sizeLimit: sizeLimit)
     }
-    func assetFile(forDigest digest: String) throws -> URL? { try base.assetFile(forDigest: digest) }
+    func assetFile(forDigest digest: String) async throws -> URL? { try await base.assetFile(forDigest: digest) }
     var uploadsDirectory: URL { base.uploadsDirectory }
-    func openChangeReader() throws -> any ChangeReader { try base.openChangeReader() }
-    func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool { try base.changeLogIsComplete(afterSequence: sequence) }
-    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
-        try base.compactChangeLog(throughSequence: throughSequence, olderThan: olderThan)
+    func openChangeReader() async throws -> any ChangeReader { try await base.openChangeReader() }
+    func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool { try await base.changeLogIsComplete(afterSequence: sequence) }
+    func compactChangeLog(throughSequence: Int64?, olderThan: Date?) async throws -> Int {
+        try await base.compactChangeLog(throughSequence: throughSequence, olderThan: olderThan)
     }
-    func currentChangeToken() throws -> ServerChangeToken { try base.currentChangeToken() }
-    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
-        try base.saveSubscriptions(subscriptions, context: context)
+    func currentChangeToken() async throws -> ServerChangeToken { try await base.currentChangeToken() }
+    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
+        try await base.saveSubscriptions(subscriptions, context: context)
     }
-    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
-        try base.fetchSubscriptions(ids, context: context)
+    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
+        try await base.fetchSubscriptions(ids, context: context)
     }
-    func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>] {
-        try base.deleteSubscriptions(ids, context: context)
+    func deleteSubscriptions(_ ids: [String], context: StoreContext) async throws -> [String: Result<Void, CloudError>] {
+        try await base.deleteSubscriptions(ids, context: context)
     }
 }
 

@@ -7,9 +7,9 @@ import Foundation
 /// PostgreSQL store (in `LocalCloudPostgres`) conform in their own files, and every store runs
 /// the same conformance suite.
 ///
-/// Calls are synchronous and run on the database's operation queue (never on the cooperative
-/// pool), as CloudKit's operations run on theirs; a store that talks to a network or a database
-/// server may block that thread while it waits.
+/// Calls are `async`, from `Database`'s API and the server's handlers down to the driver: GRDB's
+/// async access on SQLite, postgres-nio on PostgreSQL, the HTTP client's own thread for the remote
+/// store. A store suspends while it waits and never blocks a thread of the cooperative pool.
 package protocol CloudStore: RecordStore, SubscriptionStore, ChangeLogStore, SchemaStore, AssetStorage, ChangeFeed {
     /// A value that differs whenever the store's data may have changed (see ``ChangeStamp``).
     /// Called on the server's request path, so it must not wait on a network or a database
@@ -32,34 +32,34 @@ extension CloudStore {
 /// The schema and the console's whole-store pages: what CloudKit's Console does.
 package protocol SchemaStore: Sendable {
     /// The environment's current schema.
-    func loadSchema() throws -> Schema
+    func loadSchema() async throws -> Schema
 
     /// Runs `change` on the current schema in one transaction; a non-nil result is saved (and the
     /// query indexes it calls for are rebuilt). Returns the schema after the call.
-    func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema
+    func updateSchema(rebuildingSearch: Bool, _ change: @escaping @Sendable (Schema) throws -> Schema?) async throws -> Schema
 
     /// Empties the environment: records, zones, subscriptions, change history, schema and assets.
-    func resetAll() throws
+    func resetAll() async throws
 
     /// Counts and sizes for `localcloud status`.
-    func statistics() throws -> ContainerStatistics
+    func statistics() async throws -> ContainerStatistics
 
     /// Every record of `types` (all types when `nil`) in one zone of the context's database,
     /// oldest first, read without query indexes: what `localcloud records export` writes.
-    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record]
+    func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) async throws -> [Record]
 
     /// Removes unreferenced assets older than `gracePeriod` seconds and stale temporary files.
-    func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport
+    func collectGarbage(gracePeriod: TimeInterval) async throws -> GarbageCollectionReport
 }
 
 /// Content-addressed asset bytes, for a server that takes uploads before the record that uses them.
 package protocol AssetStorage: Sendable {
     /// Copies `file` into the store; a record saved later names it by the returned digest.
     /// - Throws: `limitExceeded` over `sizeLimit`.
-    func importAsset(from file: URL, sizeLimit: Int64) throws -> (digest: String, size: Int64)
+    func importAsset(from file: URL, sizeLimit: Int64) async throws -> (digest: String, size: Int64)
 
     /// A local file holding the asset with this digest, or `nil` when the store has none.
-    func assetFile(forDigest digest: String) throws -> URL?
+    func assetFile(forDigest digest: String) async throws -> URL?
 
     /// Where partial uploads wait while their bytes arrive.
     var uploadsDirectory: URL { get }
@@ -68,10 +68,10 @@ package protocol AssetStorage: Sendable {
 /// Where notifications come from: the change log, read after a position, woken by commits.
 package protocol ChangeFeed: Sendable {
     /// A reader for one watcher (one `for await` over `container.notifications`).
-    func openChangeReader() throws -> any ChangeReader
+    func openChangeReader() async throws -> any ChangeReader
 
     /// Whether the change log still holds every change after `sequence` (no compaction removed some).
-    func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool
+    func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool
 }
 
 /// One watcher's view of the change log.

@@ -8,8 +8,8 @@ extension SQLiteStore {
     /// Checks SQLite's own integrity and foreign keys, that every full-text row belongs to a
     /// record, that each list side table holds exactly its field's elements, and that every
     /// asset a record uses exists as a file.
-    func invariantViolations() throws -> [String] {
-        try read { db in
+    func invariantViolations() async throws -> [String] {
+        try await read { [self] db in
             var problems: [String] = []
             let integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             if integrity != ["ok"] { problems += integrity.map { "integrity: \($0)" } }

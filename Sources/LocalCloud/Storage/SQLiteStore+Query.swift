@@ -45,31 +45,35 @@ extension SQLiteStore {
     }
 
     /// The plan a query starts with (before the full-text probe, which runs with the page) and
-    /// what its planning probes found.
-    func plannedQuery(_ request: QueryRequest, context: StoreContext) throws
+    /// what its planning probes found, read in the query's own transaction.
+    func plannedQuery(_ request: QueryRequest, context: StoreContext, db: GRDB.Database) throws
         -> (plan: SQLQueryPlan, locationIndexes: Set<String>, listIndexes: Set<String>, fewMatches: Bool) {
-        let locationIndexes = request.predicate.hasDistance ? try read(SchemaIndexes.locationIndexes) : []
+        let locationIndexes = request.predicate.hasDistance ? try SchemaIndexes.locationIndexes(db) : []
         var listIndexes: Set<String> = []
         var fewListMatches = false
         if request.predicate.hasListMatch {
-            try read { db in
-                listIndexes = try SchemaIndexes.listIndexes(db)
-                fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
-            }
+            listIndexes = try SchemaIndexes.listIndexes(db)
+            fewListMatches = try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, db)
         }
         // A rare `field == value` sorted on another field starts from its index too (not the sort index).
         if !fewListMatches, !request.sort.isEmpty, request.predicate.hasFieldEquality {
-            fewListMatches = try read { try SQLQueryPlan.fieldMatchesFewRows(request, context: context, $0) }
+            fewListMatches = try SQLQueryPlan.fieldMatchesFewRows(request, context: context, db)
         }
         let compiled = try SQLQueryPlan.compile(request, context: context, locationIndexes: locationIndexes,
                                             listIndexes: listIndexes, fewListMatches: fewListMatches)
         return (compiled, locationIndexes, listIndexes, fewListMatches)
     }
 
-    func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
-        let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context)
-        return try read { db in
+    /// ``plannedQuery(_:context:db:)`` in a read of its own.
+    func plannedQuery(_ request: QueryRequest, context: StoreContext) async throws
+        -> (plan: SQLQueryPlan, locationIndexes: Set<String>, listIndexes: Set<String>, fewMatches: Bool) {
+        try await read { [self] db in try plannedQuery(request, context: context, db: db) }
+    }
+
+    func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
+        try await read { [self] db in
             try accessPolicy.check(.query(request), context: context, db: db)
+            let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context, db: db)
             // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
             let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false
             let plan = isLarge

@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore {
     // MARK: Fetch
 
-    func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+    func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) async throws -> [Record.ID: Result<Record, CloudError>] {
         let fieldKeys = try QuerySQL.fieldKeys(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
@@ -12,7 +12,7 @@ extension SQLiteStore {
             // No account has no private or shared database, even to find nothing in.
             throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
         }
-        return try read { db in
+        return try await read { [self] db in
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
             for id in ids {
@@ -44,7 +44,7 @@ extension SQLiteStore {
         var fields: [String: FieldValue]
     }
 
-    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         let assets = AssetStore(root: assetsDirectory, sizeLimit: context.assetSizeLimit)
         // Assets are copied in before the transaction, so the write lock is never held for file I/O.
         var prepared: [Result<PendingSave, CloudError>?] = []
@@ -61,10 +61,11 @@ extension SQLiteStore {
                 prepared.append(.failure(error))
             }
         }
-        return try write { db in
+        let preparedSaves = prepared
+        return try await write { [self] db in
             var results: [ModifyItemResult] = []
             var failed = false
-            for (item, pending) in zip(items, prepared) {
+            for (item, pending) in zip(items, preparedSaves) {
                 let id = item.recordID
                 do {
                     switch (item, pending) {

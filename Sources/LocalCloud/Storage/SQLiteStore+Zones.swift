@@ -9,8 +9,8 @@ extension SQLiteStore {
         }
     }
 
-    func saveZones(_ zones: [RecordZone], context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        try write { db in
+    func saveZones(_ zones: [RecordZone], context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+        try await write { [self] db in
             var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
             for zone in zones {
                 do {
@@ -34,16 +34,16 @@ extension SQLiteStore {
         }
     }
 
-    func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        try read { db in
+    func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+        try await read { [self] db in
             let names = try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ? ORDER BY zone_name",
                                             arguments: [context.scope.rawValue, context.owner])
             return RecordZone.lookup(ids, existing: Set(names + [RecordZone.ID.defaultZoneName]), scope: context.scope)
         }
     }
 
-    func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) throws -> [RecordZone.ID: Result<Void, CloudError>] {
-        try write { db in
+    func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) async throws -> [RecordZone.ID: Result<Void, CloudError>] {
+        try await write { [self] db in
             var results: [RecordZone.ID: Result<Void, CloudError>] = [:]
             for id in ids {
                 do {

@@ -45,9 +45,9 @@ final class SQLiteStore: RecordStore {
             db.add(function: Self.distanceFunction)
             db.add(function: Self.segmentedFunction)
         }
-        pool = try Self.retryingBusy { try DatabasePool(path: fileURL.path, configuration: config) }
+        pool = try Self.retryingBusyAtOpen { try DatabasePool(path: fileURL.path, configuration: config) }
         try FileLock.withExclusiveLock(fileURL.appendingPathExtension("migrate-lock")) {
-            try Self.retryingBusy { try Self.migrator.migrate(pool) }
+            try Self.retryingBusyAtOpen { try Self.migrator.migrate(pool) }
         }
     }
 
@@ -168,74 +168,92 @@ final class SQLiteStore: RecordStore {
     /// Runs `body` in an IMMEDIATE transaction, in its own savepoint; it returns whether to commit.
     ///
     /// Concurrent writes share one transaction (``WriteBatcher``), each rolled back alone when it
-    /// asks to be or throws; a failed commit fails every write of the batch.
-    func write<T>(_ body: (GRDB.Database) throws -> (T, commit: Bool)) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            // The result crosses from the leading thread to this one through the job's semaphore.
-            let outcome = WriteOutcome<T>()
-            let job = WriteBatcher.Job(
-                run: { db in
-                    do {
-                        var value: T?
-                        try db.inSavepoint {
-                            let (result, commit) = try body(db)
-                            value = result
-                            return commit ? .commit : .rollback
-                        }
-                        guard let value else { throw CloudError(.internalError, "Transaction produced no result") }
-                        outcome.result = .success(value)
-                    } catch {
-                        outcome.result = .failure(error)
+    /// asks to be or throws; a failed commit fails every write of the batch. The caller suspends
+    /// until the batch holding its write has committed.
+    func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> (T, commit: Bool)) async throws -> T {
+        let outcome = Mutex<Result<T, any Error>?>(nil)
+        let job = WriteBatcher.Job(
+            run: { db in
+                let result = Result<T, any Error> {
+                    let value = Mutex<T?>(nil)
+                    try db.inSavepoint {
+                        let (result, commit) = try body(db)
+                        value.withLock { $0 = result }
+                        return commit ? .commit : .rollback
                     }
-                },
-                fail: { error in outcome.result = .failure(error) })
-            batcher.submit(job) { batch in
-                do {
-                    try Self.retryingBusy {
-                        try pool.writeWithoutTransaction { db in
-                            try db.inTransaction(.immediate) {
-                                for queued in batch { queued.run?(db) }
-                                return .commit
-                            }
-                        }
-                    }
-                    commits.add(1, ordering: .releasing)
-                } catch {
-                    for queued in batch { queued.fail?(error) }
+                    guard let result = value.withLock({ $0 }) else { throw CloudError(.internalError, "Transaction produced no result") }
+                    return result
                 }
+                outcome.withLock { $0 = result }
+            },
+            fail: { error in outcome.withLock { $0 = .failure(error) } })
+        let pool = pool
+        await batcher.submit(job) { [self] batch in
+            do {
+                try await Self.retryingBusy {
+                    try await pool.writeWithoutTransaction { db in
+                        try db.inTransaction(.immediate) {
+                            for queued in batch { queued.run(db) }
+                            return .commit
+                        }
+                    }
+                }
+                self.commits.add(1, ordering: .releasing)
+            } catch {
+                for queued in batch { queued.fail(error) }
             }
-            switch outcome.result {
-            case .success(let value)?: return value
-            case .failure(let error as CloudError)?: throw error
-            case .failure(let error as DatabaseError)?:
-                throw Self.cloudError(error)
-            case .failure(let error)?: throw error
-            case nil: throw CloudError(.internalError, "The write did not run")
-            }
+        }
+        switch outcome.withLock({ $0 }) {
+        case .success(let value)?: return value
+        case .failure(let error as CloudError)?: throw error
+        case .failure(let error as DatabaseError)?: throw Self.cloudError(error)
+        case .failure(let error)?: throw error
+        case nil: throw CloudError(.internalError, "The write did not run")
         }
     }
 
-    func read<T>(_ body: (GRDB.Database) throws -> T) throws -> T {
-        try Self.retryingBusy { try pool.read(body) }
+    /// Runs `body` on a reader connection (GRDB's async access: the caller suspends meanwhile).
+    func read<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
+        let pool = pool
+        return try await Self.retryingBusy { try await pool.read(body) }
     }
 
     /// Retries the rare busy/locked results a busy timeout does not cover (WAL recovery,
     /// schema changes by another process), and turns SQLite errors into `CloudError`.
-    static func retryingBusy<T>(_ body: () throws -> T) throws -> T {
+    static func retryingBusy<T>(_ body: () async throws -> T) async throws -> T {
         var attempt = 0
         while true {
             do {
-                return try body()
-            } catch let error as DatabaseError
-                        where (error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED) && attempt < 50 {
+                return try await body()
+            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
                 attempt += 1
-                Thread.sleep(forTimeInterval: 0.01 * Double(min(attempt, 10)))
+                try await Task.sleep(for: .milliseconds(10 * min(attempt, 10)))
             } catch let error as CloudError {
                 throw error
             } catch let error as DatabaseError {
                 throw cloudError(error)
             }
         }
+    }
+
+    /// ``retryingBusy(_:)`` for opening a store, which happens once, synchronously, before any
+    /// task uses it: the only place a SQLite store's thread waits.
+    static func retryingBusyAtOpen<T>(_ body: () throws -> T) throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try body()
+            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
+                attempt += 1
+                usleep(useconds_t(10_000 * min(attempt, 10)))
+            } catch let error as DatabaseError {
+                throw cloudError(error)
+            }
+        }
+    }
+
+    static func isBusy(_ error: DatabaseError) -> Bool {
+        error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
     }
 
     /// A SQLite error as LocalCloud reports it: a full disk says so (`quotaExceeded`), the rest are internal.
@@ -271,8 +289,4 @@ final class SQLiteStore: RecordStore {
     }
 }
 
-/// One write's result, set on the thread that ran the batch and read after the job's semaphore.
-private final class WriteOutcome<T>: @unchecked Sendable {
-    var result: Result<T, any Error>?
-}
 extension SQLiteStore: CloudStore {}

@@ -4,16 +4,16 @@ import Foundation
 ///
 /// ```swift
 /// configuration.storeOpener = StoreOpener(id: "postgresql://db/foodpin") { configuration in
-///     try PostgresStore.open(url: url, configuration: configuration)
+///     try await PostgresStore.open(url: url, configuration: configuration)
 /// }
 /// ```
 ///
 /// Two openers are equal when their `id`s are, so configurations stay `Hashable`.
 package struct StoreOpener: Sendable, Hashable {
     package let id: String
-    package let open: @Sendable (Container.Configuration) throws -> any CloudStore
+    package let open: @Sendable (Container.Configuration) async throws -> any CloudStore
 
-    package init(id: String, open: @escaping @Sendable (Container.Configuration) throws -> any CloudStore) {
+    package init(id: String, open: @escaping @Sendable (Container.Configuration) async throws -> any CloudStore) {
         self.id = id
         self.open = open
     }

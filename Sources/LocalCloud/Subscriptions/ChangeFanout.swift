@@ -57,12 +57,12 @@ final class ChangeFanout: Sendable {
     /// The fanout of `store`, its reader opened on first use; `nil` for a store whose reader must
     /// serve one watcher only (then the watcher keeps a reader of its own).
     /// - Throws: when the reader cannot be opened.
-    static func shared(for store: any CloudStore) throws -> ChangeFanout? {
+    static func shared(for store: any CloudStore) async throws -> ChangeFanout? {
         // Only a class instance has an identity to share by.
         guard Mirror(reflecting: store).displayStyle == .class else { return nil }
         let key = ObjectIdentifier(store as AnyObject)
         if let existing = shared.withLock({ $0[key] }) { return existing }
-        let reader = try store.openChangeReader()
+        let reader = try await store.openChangeReader()
         guard reader.servesManyWatchers else {
             reader.close()
             return nil

@@ -67,5 +67,5 @@ extension Database {
         return results.withLock { $0 }
     }
 
-    func subscriptionStore() throws -> any SubscriptionStore { try core.store() }
+    func subscriptionStore() async throws -> any SubscriptionStore { try await core.store() }
 }

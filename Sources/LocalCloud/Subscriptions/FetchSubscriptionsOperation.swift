@@ -49,9 +49,9 @@ public final class FetchSubscriptionsOperation: DatabaseOperation, @unchecked Se
         set { settings.withLock { $0.fetchSubscriptionsResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
-        let results = try database.subscriptionStore().fetchSubscriptions(settings.subscriptionIDs, context: database.context)
+        let results = try await database.subscriptionStore().fetchSubscriptions(settings.subscriptionIDs, context: database.context)
         var failures: [(Subscription.ID, CloudError)] = []
         for id in settings.subscriptionIDs ?? results.keys.sorted() {
             if isCancelled { throw Self.cancelledError }

@@ -50,11 +50,11 @@ public final class ModifySubscriptionsOperation: DatabaseOperation, @unchecked S
         set { settings.withLock { $0.modifySubscriptionsResultBlock = newValue } }
     }
 
-    override func execute(in database: Database) throws {
+    override func execute(in database: Database) async throws {
         let settings = settings.withLock { $0 }
-        let store = try database.subscriptionStore()
-        let saved = settings.subscriptionsToSave.isEmpty ? [:] : try store.saveSubscriptions(settings.subscriptionsToSave, context: database.context)
-        let deleted = settings.subscriptionIDsToDelete.isEmpty ? [:] : try store.deleteSubscriptions(settings.subscriptionIDsToDelete, context: database.context)
+        let store = try await database.subscriptionStore()
+        let saved = await settings.subscriptionsToSave.isEmpty ? [:] : try store.saveSubscriptions(settings.subscriptionsToSave, context: database.context)
+        let deleted = await settings.subscriptionIDsToDelete.isEmpty ? [:] : try store.deleteSubscriptions(settings.subscriptionIDsToDelete, context: database.context)
         var failures: [(Subscription.ID, CloudError)] = []
         for subscription in settings.subscriptionsToSave {
             let id = subscription.subscriptionID

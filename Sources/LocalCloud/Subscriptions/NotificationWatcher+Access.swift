@@ -15,7 +15,7 @@ extension NotificationWatcher {
     func readableNotifications(_ candidates: [Notification], user: String, schema known: Schema?) async throws -> [Notification] {
         guard candidates.contains(where: { $0.databaseScope == .public }) else { return candidates }
         let database = Database(scope: .public, core: core)
-        let schema = if let known { known } else { try await database.perform { db in try db.core.store().loadSchema() } }
+        let schema = if let known { known } else { try await database.perform { db in try await db.core.store().loadSchema() } }
         var readable: [Notification] = []
         for notification in candidates {
             guard notification.databaseScope == .public, let recordType = notification.recordType else {

@@ -49,9 +49,9 @@ final class NotificationWatcher: Sendable {
             // Open (and migrate) the store first, so the tables exist; retry while it cannot be opened.
             // On the database's queue: opening may wait on a database server, never on the pool.
             let source = try? await Database(scope: .public, core: core).perform { db -> Source in
-                let store = try db.core.store()
-                if let fanout = try ChangeFanout.shared(for: store) { return .shared(fanout) }
-                return .own(try store.openChangeReader())
+                let store = try await db.core.store()
+                if let fanout = try await ChangeFanout.shared(for: store) { return .shared(fanout) }
+                return await .own(try store.openChangeReader())
             }
             switch source {
             case nil:
@@ -102,7 +102,7 @@ final class NotificationWatcher: Sendable {
         // On the database's queue, like any store call: a network store may block while it deletes.
         for spent in batch.spentSubscriptions {
             _ = try? await Database(scope: spent.scope, core: core).perform { db in
-                try db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
+                try await db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
             }
         }
         return true
@@ -144,7 +144,7 @@ final class NotificationWatcher: Sendable {
         // On the database's queue, like any store call: a network store may block while it deletes.
         for spent in batch.spentSubscriptions {
             _ = try? await Database(scope: spent.scope, core: core).perform { db in
-                try db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
+                try await db.subscriptionStore().deleteSubscriptions([spent.subscriptionID], context: db.context)
             }
         }
         return batch.through

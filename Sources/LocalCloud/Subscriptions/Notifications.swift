@@ -68,7 +68,7 @@ extension Container {
     /// Whether the change log still holds every change after `sequence`: false once a compaction
     /// removed some, when notifications after it can no longer all be replayed.
     package func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
-        try await publicCloudDatabase.perform { db in try db.core.store().changeLogIsComplete(afterSequence: sequence) }
+        try await publicCloudDatabase.perform { db in try await db.core.store().changeLogIsComplete(afterSequence: sequence) }
     }
 }
 

@@ -7,8 +7,8 @@ extension SQLiteStore: ChangeFeed {
         try SQLiteChangeReader(store: self)
     }
 
-    func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool {
-        try read { db in try ChangeLogMeta.read(db).floor <= sequence }
+    func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
+        try await read { [self] db in try ChangeLogMeta.read(db).floor <= sequence }
     }
 }
 
@@ -51,7 +51,7 @@ final class SQLiteChangeReader: ChangeReader {
     func lastSequence() async throws -> Int64 {
         // data_version first: a commit between the two reads is then either counted as before
         // the start or seen as a new version, never lost.
-        try connection.inDatabase { db in
+        try await connection.read { [self] db in
             let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
             let sequence = try SQLiteStore.lastSequence(db)
             lastVersion.withLock { $0 = version }
@@ -69,9 +69,9 @@ final class SQLiteChangeReader: ChangeReader {
     static let matchPrefixSQL = "SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ? AND ("
 
     func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
-        let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+        let version = try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
         guard version != lastVersion.withLock({ $0 }) else { return ChangeBatch(through: sequence) }
-        let batch = try connection.inDatabase { db in
+        let batch = try await connection.read { [self] db in
             try read(db, user: user, containerIdentifier: containerIdentifier, after: sequence)
         }
         lastVersion.withLock { $0 = version }
@@ -86,9 +86,9 @@ final class SQLiteChangeReader: ChangeReader {
     /// (each predicate tested once per changed row, however many listeners share the user).
     func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch] {
         guard let earliest = listeners.map(\.after).min() else { return [:] }
-        let version = try connection.inDatabase { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+        let version = try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
         guard force || version != lastVersion.withLock({ $0 }) else { return [:] }
-        let batches = try connection.inDatabase { db in try read(db, listeners: listeners, after: earliest) }
+        let batches = try await connection.read { [self] db in try read(db, listeners: listeners, after: earliest) }
         lastVersion.withLock { $0 = version }
         return batches
     }

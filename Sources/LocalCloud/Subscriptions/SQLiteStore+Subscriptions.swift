@@ -3,9 +3,9 @@ import GRDB
 
 /// Saving, fetching and deleting subscriptions: one row per user, database and subscription ID.
 package protocol SubscriptionStore: Sendable {
-    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>]
-    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>]
-    func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>]
+    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) async throws -> [String: Result<Subscription, CloudError>]
+    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) async throws -> [String: Result<Subscription, CloudError>]
+    func deleteSubscriptions(_ ids: [String], context: StoreContext) async throws -> [String: Result<Void, CloudError>]
 }
 
 extension SQLiteStore: SubscriptionStore {
@@ -16,7 +16,7 @@ extension SQLiteStore: SubscriptionStore {
         return user
     }
 
-    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+    func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
         let subscriber = try Self.subscriber(context)
         var rows: [String: Result<SubscriptionRow, CloudError>] = [:]
         for subscription in subscriptions {
@@ -28,11 +28,12 @@ extension SQLiteStore: SubscriptionStore {
                 return try SubscriptionRow(subscription)
             }.mapError { $0 as? CloudError ?? CloudError(.invalidArguments, "\($0)") }
         }
-        return try write { db in
+        let validated = rows
+        return try await write { [self] db in
             let now = clock.now.timeIntervalSince1970
             var results: [String: Result<Subscription, CloudError>] = [:]
             for subscription in subscriptions {
-                switch rows[subscription.subscriptionID] {
+                switch validated[subscription.subscriptionID] {
                 case .success(let row):
                     try db.cachedStatement(sql: """
                         INSERT OR REPLACE INTO subscriptions
@@ -51,9 +52,9 @@ extension SQLiteStore: SubscriptionStore {
         }
     }
 
-    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+    func fetchSubscriptions(_ ids: [String]?, context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        return try read { db in
+        return try await read { [self] db in
             let rows = try SubscriptionRow.fetchAll(db, subscriber: subscriber, scope: context.scope)
             var byID: [String: Result<Subscription, CloudError>] = [:]
             for row in rows { byID[row.subscriptionID] = Result { try row.subscription() }.mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") } }
@@ -66,9 +67,9 @@ extension SQLiteStore: SubscriptionStore {
         }
     }
 
-    func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>] {
+    func deleteSubscriptions(_ ids: [String], context: StoreContext) async throws -> [String: Result<Void, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        return try write { db in
+        return try await write { [self] db in
             var results: [String: Result<Void, CloudError>] = [:]
             for id in ids {
                 try db.execute(sql: "DELETE FROM subscriptions WHERE subscriber = ? AND scope = ? AND subscription_id = ?",
