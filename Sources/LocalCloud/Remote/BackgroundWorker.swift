@@ -1,18 +1,19 @@
 import Foundation
 import Synchronization
 
-/// One background thread of a remote store's (the outbox's uploads, the catch-up): started when
+/// One background task of a remote store's (the outbox's uploads, the catch-up): started when
 /// there is work, it runs a step until the step says it is done, and backs off (up to 30 s) while
 /// the step throws (the server cannot be reached).
 ///
 /// ```swift
 /// let uploader = BackgroundWorker(name: "LocalCloud outbox")
-/// uploader.start { try uploadNext() }   // true: call again; false: done
-/// uploader.start { … }                  // while running: try again now rather than after the backoff
+/// uploader.start { try await uploadNext() }   // true: call again; false: done
+/// uploader.start { … }                        // while running: try again now rather than after the backoff
 /// ```
 ///
-/// Waits use the monotonic clock, so a wall clock that is off (or is set while waiting) neither
-/// stretches a backoff to hours nor skips it.
+/// A backoff is a wait on a ``Wakeup`` with a timeout on the monotonic clock: a `start` or `stop`
+/// cuts it short, and a wall clock that is off (or is set while waiting) neither stretches a
+/// backoff to hours nor skips it.
 final class BackgroundWorker: Sendable {
     private struct State {
         var running = false
@@ -25,6 +26,7 @@ final class BackgroundWorker: Sendable {
     /// After failed steps: 1 s, doubling, 30 s at most.
     static let backoff = Backoff(first: .seconds(1), maximum: .seconds(30))
     private let state = Mutex(State())
+    private let wakeup = Wakeup()
 
     init(name: String) {
         self.name = name
@@ -32,8 +34,8 @@ final class BackgroundWorker: Sendable {
 
     /// Runs `step` until it returns false; a thrown error waits, then retries. While a run is
     /// under way, a second `start` only cuts its current wait short (the running step is kept).
-    func start(_ step: @escaping @Sendable () throws -> Bool) {
-        let startThread = state.withLock { state -> Bool in
+    func start(_ step: @escaping @Sendable () async throws -> Bool) {
+        let starts = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
             if state.running {
                 state.nudged = true
@@ -42,48 +44,53 @@ final class BackgroundWorker: Sendable {
             state.running = true
             return true
         }
-        guard startThread else { return }
-        let thread = Thread { [self] in
-            var failures = 0
-            while !state.withLock({ $0.stopped }) {
-                do {
-                    if try step() {
-                        failures = 0
-                        continue
-                    }
-                    // Done, unless a `start` came while the step ran: then its work may not be in it.
-                    let again = state.withLock { state -> Bool in
-                        if state.nudged && !state.stopped {
-                            state.nudged = false
-                            return true
-                        }
-                        state.running = false
-                        return false
-                    }
-                    if again { continue }
-                    return
-                } catch {
-                    failures += 1
-                    let wait = Self.backoff.delay(afterFailures: failures)
-                    let deadline = ContinuousClock.now + wait
-                    while ContinuousClock.now < deadline {
-                        let wake = state.withLock { state in
-                            defer { state.nudged = false }
-                            return state.stopped || state.nudged
-                        }
-                        if wake { break }
-                        Thread.sleep(forTimeInterval: 0.05)
-                    }
-                }
-            }
-            state.withLock { $0.running = false }
+        guard starts else {
+            wakeup.fire()
+            return
         }
-        thread.name = name
-        thread.start()
+        Task.detached(name: name) { [self] in
+            await run(step)
+        }
     }
 
-    /// Ends the thread after its current step; later `start`s do nothing.
+    private func run(_ step: @Sendable () async throws -> Bool) async {
+        var failures = 0
+        while !state.withLock({ $0.stopped }) {
+            do {
+                if try await step() {
+                    failures = 0
+                    continue
+                }
+                // Done, unless a `start` came while the step ran: then its work may not be in it.
+                let again = state.withLock { state -> Bool in
+                    if state.nudged && !state.stopped {
+                        state.nudged = false
+                        return true
+                    }
+                    state.running = false
+                    return false
+                }
+                if again { continue }
+                return
+            } catch {
+                failures += 1
+                let deadline = ContinuousClock.now + Self.backoff.delay(afterFailures: failures)
+                while ContinuousClock.now < deadline {
+                    let wake = state.withLock { state in
+                        defer { state.nudged = false }
+                        return state.stopped || state.nudged
+                    }
+                    if wake { break }
+                    await wakeup.wait(upTo: deadline - ContinuousClock.now)
+                }
+            }
+        }
+        state.withLock { $0.running = false }
+    }
+
+    /// Ends the task after its current step; later `start`s do nothing.
     func stop() {
         state.withLock { $0.stopped = true }
+        wakeup.fire()
     }
 }

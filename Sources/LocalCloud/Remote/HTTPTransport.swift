@@ -69,8 +69,11 @@ package struct HTTPTransport: Sendable {
 
     /// Sends a request and reads the whole response.
     /// - Throws: `networkUnavailable`, `networkFailure`, or `internalError` when libcurl cannot be loaded.
-    package func send(_ request: Request) throws -> Response {
-        try perform(request, streaming: nil)
+    ///
+    /// libcurl's easy interface blocks, so every request runs here, on a thread of its own
+    /// (``BlockingThread``), while the calling task suspends: the one place the remote store waits.
+    package func send(_ request: Request) async throws -> Response {
+        try await BlockingThread.run("http") { try perform(request, streaming: nil) }
     }
 
     /// Sends a request and hands the body to `onData` as it arrives (server-sent events), until
@@ -81,10 +84,12 @@ package struct HTTPTransport: Sendable {
     /// - Throws: the same errors as ``send(_:)``; `operationCancelled` when stopped.
     package func stream(
         _ request: Request,
-        onData: @escaping (UnsafeRawBufferPointer) -> Bool,
-        shouldStop: @escaping () -> Bool
-    ) throws -> Response {
-        try perform(request, streaming: StreamSink(onData: onData, shouldStop: shouldStop))
+        onData: @escaping @Sendable (UnsafeRawBufferPointer) -> Bool,
+        shouldStop: @escaping @Sendable () -> Bool
+    ) async throws -> Response {
+        try await BlockingThread.run("http-stream") {
+            try perform(request, streaming: StreamSink(onData: onData, shouldStop: shouldStop))
+        }
     }
 
     /// The defaults, with `LOCALCLOUD_CA_FILE` (one more trusted CA bundle, for a server with a

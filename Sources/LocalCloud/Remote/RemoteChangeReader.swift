@@ -26,6 +26,8 @@ final class RemoteChangeReader: ChangeReader {
     /// the store confirms either with a probe, so the app learns without a request of its own.
     private let onOpen: @Sendable () -> Void
     private let onLost: @Sendable () -> Void
+    /// Rung by ``close()``: ends a reconnect wait at once.
+    private let reconnect = Wakeup()
     /// Who made a change (a record name, the server's change sequence from the event ID), when
     /// this client knows: the signed-in user's record ID for its own.
     private let modifier: @Sendable (String, Int64?) -> Record.ID?
@@ -40,22 +42,20 @@ final class RemoteChangeReader: ChangeReader {
         self.onLost = onLost
     }
 
-    /// Starts streaming on a thread of its own. It does not wait for the stream to open: the
-    /// watcher calls this on the cooperative pool, which an in-process server also needs. As
-    /// with CloudKit, a change committed before the stream opens is not pushed (a fetch of
-    /// changes finds it); once open, reconnects resume with `Last-Event-ID` and lose nothing.
+    /// Starts streaming in a task of its own (the stream itself reads on the HTTP client's
+    /// thread). It does not wait for the stream to open. As with CloudKit, a change committed
+    /// before the stream opens is not pushed (a fetch of changes finds it); once open,
+    /// reconnects resume with `Last-Event-ID` and lose nothing.
     func start() {
-        let thread = Thread { [self] in run() }
-        thread.name = "LocalCloud notifications"
-        thread.start()
+        Task.detached(name: "LocalCloud notifications") { [self] in await run() }
     }
 
-    private func run() {
+    private func run() async {
         var failures = 0
         while !state.withLock({ $0.closed }) {
             let lastEventID = state.withLock { $0.lastEventID }
             do {
-                try client.notifications(lastEventID: lastEventID, onOpen: { [self] in onOpen() },
+                try await client.notifications(lastEventID: lastEventID, onOpen: { [self] in onOpen() },
                                          onEvent: { [self] event in receive(event) },
                                          shouldStop: { [self] in state.withLock { $0.closed } })
                 failures = 0
@@ -68,7 +68,9 @@ final class RemoteChangeReader: ChangeReader {
             let wait = failures == 0 ? .milliseconds(100) : Self.reconnectBackoff.delay(afterFailures: failures)
             // The monotonic clock: a wall clock set back or forward does not stretch or skip the wait.
             let deadline = ContinuousClock.now + wait
-            while ContinuousClock.now < deadline, !state.withLock({ $0.closed }) { Thread.sleep(forTimeInterval: 0.05) }
+            while ContinuousClock.now < deadline, !state.withLock({ $0.closed }) {
+                await reconnect.wait(upTo: deadline - ContinuousClock.now)
+            }
         }
     }
 
@@ -146,11 +148,12 @@ final class RemoteChangeReader: ChangeReader {
             return Array(state.waiters.values)
         }
         for waiter in waiters { waiter.resume() }
+        reconnect.fire()
     }
 }
 
 extension RemoteStore {
-    package func openChangeReader() throws -> any ChangeReader {
+    package func openChangeReader() async throws -> any ChangeReader {
         let user = configuration.user
         let reader = RemoteChangeReader(client: client, modifier: { [self] name, sequence in
             // A push does not say who changed the record; this process knows its own changes.

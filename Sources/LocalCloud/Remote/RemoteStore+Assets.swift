@@ -47,8 +47,8 @@ extension RemoteStore {
     }
 
     /// Downloads an asset into the cache and checks its bytes against the digest.
-    func downloadAsset(digest: String, from url: String) throws {
-        let bytes = try client.download(url)
+    func downloadAsset(digest: String, from url: String) async throws {
+        let bytes = try await client.download(url)
         let temporary = assetCacheDirectory.appendingPathComponent("tmp", isDirectory: true)
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         let file = temporary.appendingPathComponent("download-\(UUID().uuidString)")
@@ -66,7 +66,7 @@ extension RemoteStore {
 
     /// Uploads every asset of the record that has a local file and no receipt yet, and returns
     /// each field's `{value: {receipt, fileChecksum, size}, type: ASSETID}` for the save.
-    func uploadAssets(of record: Record, context: StoreContext) throws -> [String: JSONValue] {
+    func uploadAssets(of record: Record, context: StoreContext) async throws -> [String: JSONValue] {
         let state = record.snapshot
         var receipts: [String: JSONValue] = [:]
         for key in state.changed.sorted() {
@@ -74,7 +74,7 @@ extension RemoteStore {
             // The cache holds a copy first: the saved record's asset then reads locally, and the
             // bytes sent are the bytes hashed.
             let (digest, _) = try assetCache.importFile(file)
-            receipts[key] = try uploadCachedAsset(digest: digest, field: key, recordType: record.recordType,
+            receipts[key] = try await uploadCachedAsset(digest: digest, field: key, recordType: record.recordType,
                                                   recordName: record.recordID.recordName, context: context)
         }
         return receipts
@@ -82,8 +82,8 @@ extension RemoteStore {
 
     /// Uploads the cached bytes of `digest` for a record's field: `{value: {receipt, …}, type: ASSETID}`.
     func uploadCachedAsset(digest: String, field: String, recordType: String, recordName: String,
-                           context: StoreContext) throws -> JSONValue {
-        let tokens = try client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
+                           context: StoreContext) async throws -> JSONValue {
+        let tokens = try await client.database(context.scope, "assets/upload", body: .object(["tokens": .array([.object([
             "recordType": .string(recordType), "fieldName": .string(field), "recordName": .string(recordName),
         ])])]), idempotent: true)
         guard let url = tokens.at("tokens", "0", "url")?.stringValue else {
@@ -95,7 +95,7 @@ extension RemoteStore {
         } catch {
             throw CloudError(.assetFileNotFound, "Cannot read the asset for \(field): \(error.localizedDescription)")
         }
-        let uploaded = try client.upload(bytes, to: url)
+        let uploaded = try await client.upload(bytes, to: url)
         guard let single = uploaded["singleFile"], single["receipt"]?.stringValue == digest else {
             throw CloudError(.networkFailure, "\(client.endpoint.host) did not confirm the upload of \(field)")
         }

@@ -6,10 +6,10 @@ extension RemoteStore {
     /// everything changed after the entry was read is in the next catch-up. One
     /// `changes/database` exchange, once per cache; a failure leaves the cache without a token
     /// (the next read tries again).
-    func ensureCacheToken(_ scope: Database.Scope) {
+    func ensureCacheToken(_ scope: Database.Scope) async {
         // Known to be away: no second timeout before the read itself (the next answer sets one).
         guard reachable.load(ordering: .relaxed), (try? responses.changeToken(scope)) ?? nil == nil else { return }
-        guard let token = try? databaseToken(scope: scope, since: nil).token else { return }
+        guard let token = try? await databaseToken(scope: scope, since: nil).token else { return }
         try? responses.setChangeTokenIfAbsent(token, scope: scope)
     }
 
@@ -18,7 +18,7 @@ extension RemoteStore {
     /// was, and the server's next answer after it (``reaching(_:)``) starts another.
     func startCatchUp() {
         catchUpWorker.start { [self] in
-            for scope in [Database.Scope.public, .private] { _ = try? catchUp(scope) }
+            for scope in [Database.Scope.public, .private] { _ = try? await catchUp(scope) }
             return false
         }
     }
@@ -30,10 +30,10 @@ extension RemoteStore {
     /// - Throws: network errors (nothing applied; the token stays); `changeTokenExpired` after a
     ///   compaction past the token, which also empties the scope's cache (the next reads fill it).
     @discardableResult
-    func catchUp(_ scope: Database.Scope) throws -> Int {
+    func catchUp(_ scope: Database.Scope) async throws -> Int {
         guard let since = try responses.changeToken(scope) else { return 0 }
         do {
-            return try catchUp(scope, since: since)
+            return try await catchUp(scope, since: since)
         } catch let error as CloudError where error.code == .changeTokenExpired {
             // What changed since the cache's token cannot be known: the cache starts again.
             try? responses.reset(scope)
@@ -41,9 +41,9 @@ extension RemoteStore {
         }
     }
 
-    private func catchUp(_ scope: Database.Scope, since: String) throws -> Int {
+    private func catchUp(_ scope: Database.Scope, since: String) async throws -> Int {
         let context = StoreContext(scope: scope, user: configuration.user)
-        let (zones, token) = try reaching { try databaseToken(scope: scope, since: since) }
+        let (zones, token) = try await reaching { try await databaseToken(scope: scope, since: since) }
         var found: [ResponseCache.ZoneChanges] = []
         for zone in zones {
             var zoneChanges = ResponseCache.ZoneChanges(zone: zone.webServicesJSON)
@@ -54,7 +54,7 @@ extension RemoteStore {
                     "zones": .array([.object(["zoneID": zone.webServicesJSON, "syncToken": .string(zoneToken)])]),
                     "resultsLimit": .int(200),
                 ])
-                let answer = try reaching { try changes(context.scope, "changes/zone", body: body, hasToken: true) }
+                let answer = try await reaching { try await changes(context.scope, "changes/zone", body: body, hasToken: true) }
                 guard let result = answer.at("zones", "0") else { throw CloudError(.networkFailure, "changes/zone answered no zone") }
                 if let error = Self.itemError(result).map({ Self.tokenRefusal($0, hasToken: true) }) {
                     // A zone deleted meanwhile: nothing to fetch (its cached entries stay until read again).
@@ -83,7 +83,7 @@ extension RemoteStore {
     }
 
     /// The zones changed since `since` and the database's token now (`changes/database`, every page).
-    func databaseToken(scope: Database.Scope, since: String?) throws -> (zones: [RecordZone.ID], token: String) {
+    func databaseToken(scope: Database.Scope, since: String?) async throws -> (zones: [RecordZone.ID], token: String) {
         let context = StoreContext(scope: scope, user: configuration.user)
         var zones: [RecordZone.ID] = []
         var token = since
@@ -91,7 +91,7 @@ extension RemoteStore {
         while moreComing {
             var body: [String: JSONValue] = ["resultsLimit": .int(400)]
             if let token { body["syncToken"] = .string(token) }
-            let answer = try changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
+            let answer = try await changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
             guard let next = answer["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/database answered no syncToken") }
             for item in answer["zones"]?.arrayValue ?? [] {
                 zones.append(try RecordZone.ID(webServices: item["zoneID"]))

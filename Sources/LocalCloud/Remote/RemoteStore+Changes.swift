@@ -3,12 +3,12 @@ import Foundation
 // changes/zone and changes/database with the server's sync tokens; the administrator's pages.
 extension RemoteStore {
     package func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
-                                   limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+                                   limit: Int, context: StoreContext) async throws -> ZoneChangesPage {
         var zone: [String: JSONValue] = ["zoneID": zoneID.webServicesJSON]
         if let token { zone["syncToken"] = .string(try Self.syncToken(token)) }
         if let desiredKeys { zone["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
         let body = JSONValue.object(["zones": .array([.object(zone)]), "resultsLimit": .int(Int64(max(1, min(limit, 200))))])
-        let answer = try changes(context.scope, "changes/zone", body: body, hasToken: token != nil)
+        let answer = try await changes(context.scope, "changes/zone", body: body, hasToken: token != nil)
         guard let result = answer.at("zones", "0") else { throw CloudError(.networkFailure, "changes/zone answered no zone") }
         if let error = Self.itemError(result) { throw Self.tokenRefusal(error, hasToken: token != nil) }
         guard let next = result["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/zone answered no syncToken") }
@@ -21,16 +21,16 @@ extension RemoteStore {
             } else if let error = Self.itemError(item) {
                 page.modified.append((id, .failure(error)))
             } else {
-                page.modified.append((id, .success(try record(item, zone: zoneID))))
+                await page.modified.append((id, .success(try record(item, zone: zoneID))))
             }
         }
         return page
     }
 
-    package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
+    package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage {
         var body: [String: JSONValue] = ["resultsLimit": .int(Int64(max(1, min(limit, 400))))]
         if let token { body["syncToken"] = .string(try Self.syncToken(token)) }
-        let answer = try changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
+        let answer = try await changes(context.scope, "changes/database", body: .object(body), hasToken: token != nil)
         guard let next = answer["syncToken"]?.stringValue else { throw CloudError(.networkFailure, "changes/database answered no syncToken") }
         var page = DatabaseChangesPage(token: ServerChangeToken(syncToken: next), moreComing: answer["moreComing"]?.boolValue ?? false)
         for item in answer["zones"]?.arrayValue ?? [] {
@@ -42,9 +42,9 @@ extension RemoteStore {
 
     /// A changes call (`changes/database`, `changes/zone`).
     /// - Throws: `changeTokenExpired` when the server refuses the token, as the embedded store does.
-    func changes(_ scope: Database.Scope, _ path: String, body: JSONValue, hasToken: Bool) throws -> JSONValue {
+    func changes(_ scope: Database.Scope, _ path: String, body: JSONValue, hasToken: Bool) async throws -> JSONValue {
         do {
-            return try client.database(scope, path, body: body, idempotent: true)
+            return try await client.database(scope, path, body: body, idempotent: true)
         } catch let error as CloudError {
             throw Self.tokenRefusal(error, hasToken: hasToken)
         }
@@ -72,13 +72,13 @@ extension RemoteStore {
     /// The server's token for now (the one a fetch of database changes from the beginning ends
     /// with). While the server is away: the token the local cache is current to, so that changes
     /// fetched after reconnecting include everything the cached pages lack.
-    package func currentChangeToken() throws -> ServerChangeToken {
+    package func currentChangeToken() async throws -> ServerChangeToken {
         // Known to be away: the cache's answer without waiting for another timeout.
         if !reachable.load(ordering: .relaxed), let cached = try responses.changeToken(.public) {
             return ServerChangeToken(syncToken: cached)
         }
         do {
-            return ServerChangeToken(syncToken: try reaching { try databaseToken(scope: .public, since: nil) }.token)
+            return await ServerChangeToken(syncToken: try reaching { try await databaseToken(scope: .public, since: nil) }.token)
         } catch let error as CloudError where Self.isOffline(error) {
             guard let cached = try responses.changeToken(.public) else { throw error }
             return ServerChangeToken(syncToken: cached)

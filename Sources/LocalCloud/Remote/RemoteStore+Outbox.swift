@@ -94,7 +94,7 @@ extension RemoteStore {
 
     func startUploading() {
         uploader.start { [self] in
-            let more = try uploadNext()
+            let more = try await uploadNext()
             if !more {
                 let waiters = uploadWaiters.withLock { waiters in
                     defer { waiters.removeAll() }
@@ -134,7 +134,7 @@ extension RemoteStore {
     /// tried again if that changes too); `allKeys` replaces the server's copy. A delete of a changed
     /// record is kept, marked, with the server's copy.
     /// - Throws: network and sign-in errors, which leave the change in place for a later attempt.
-    func uploadNext() throws -> Bool {
+    func uploadNext() async throws -> Bool {
         guard let item = try outbox.next() else { return false }
         let context = StoreContext(scope: item.scope, user: configuration.user)
         var record: [String: JSONValue]
@@ -148,7 +148,7 @@ extension RemoteStore {
             record = json
             var fields = record["fields"]?.objectValue ?? [:]
             for (field, digest) in item.assets.sorted(by: { $0.key < $1.key }) {
-                fields[field] = try uploadCachedAsset(digest: digest, field: field, recordType: record["recordType"]?.stringValue ?? "",
+                fields[field] = try await uploadCachedAsset(digest: digest, field: field, recordType: record["recordType"]?.stringValue ?? "",
                                                      recordName: item.recordID.recordName, context: context)
             }
             record["fields"] = .object(fields)
@@ -161,7 +161,7 @@ extension RemoteStore {
         }
         // A policy that settles conflicts sends again after one; a few rounds at most.
         for _ in 0..<5 {
-            let (result, error) = try sendQueued(operationType, record, item: item)
+            let (result, error) = try await sendQueued(operationType, record, item: item)
             guard let error else {
                 try outbox.remove(item.sequence)
                 return true
@@ -176,7 +176,8 @@ extension RemoteStore {
                 }
                 return true
             }
-            let server = try result["serverRecord"].flatMap { $0.objectValue == nil ? nil : $0 } ?? lookUpRaw(item.recordID, context: context)
+            var server = result["serverRecord"].flatMap { $0.objectValue == nil ? nil : $0 }
+            if server == nil { server = try await lookUpRaw(item.recordID, context: context) }
             if item.kind != .delete, let server, Self.holds(server, item, record, user: configuration.user) {
                 // The server already has exactly this: an earlier attempt landed.
                 try outbox.remove(item.sequence)
@@ -204,15 +205,15 @@ extension RemoteStore {
     }
 
     /// Sends one queued operation: the item's result and its error, if any.
-    private func sendQueued(_ operationType: String, _ record: [String: JSONValue], item: Outbox.Item) throws -> (JSONValue, CloudError?) {
+    private func sendQueued(_ operationType: String, _ record: [String: JSONValue], item: Outbox.Item) async throws -> (JSONValue, CloudError?) {
         noteOwnChanges([item.recordID.recordName])
         let operation = JSONValue.object(["operationType": .string(operationType), "record": .object(record)])
         // Safe to repeat: a repeated create answers EXISTS with the same content, a repeated
         // conditional write a conflict holding it, a repeated delete NOT_FOUND.
         let answer: JSONValue
         do {
-            answer = try reaching {
-                try client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]), idempotent: true)
+            answer = try await reaching {
+                try await client.database(item.scope, "records/modify", body: .object(["operations": .array([operation])]), idempotent: true)
             }
         } catch let error as CloudError where error.code == .networkUnavailable {
             forgetOwnChanges([item.recordID.recordName])
@@ -226,9 +227,9 @@ extension RemoteStore {
     }
 
     /// The server's record as JSON (`records/lookup`), `nil` when it has none.
-    private func lookUpRaw(_ id: Record.ID, context: StoreContext) throws -> JSONValue? {
+    private func lookUpRaw(_ id: Record.ID, context: StoreContext) async throws -> JSONValue? {
         let body = JSONValue.object(["records": .array([.object(["recordName": .string(id.recordName)])]), "zoneID": id.zoneID.webServicesJSON])
-        let answer = try reaching { try client.database(context.scope, "records/lookup", body: body, idempotent: true) }
+        let answer = try await reaching { try await client.database(context.scope, "records/lookup", body: body, idempotent: true) }
         guard let item = answer.at("records", "0"), Self.itemError(item) == nil else { return nil }
         return item
     }

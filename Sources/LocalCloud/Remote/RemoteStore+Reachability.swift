@@ -42,10 +42,10 @@ extension RemoteStore {
         if !reachable.load(ordering: .relaxed) { probe() }
     }
 
-    /// One `changes/database` exchange on the prober's thread, through ``reaching(_:)``.
+    /// One `changes/database` exchange in the prober's task, through ``reaching(_:)``.
     func probe() {
         prober.start { [self] in
-            _ = try? reaching { try databaseToken(scope: .public, since: nil) }
+            _ = try? await reaching { try await databaseToken(scope: .public, since: nil) }
             return false
         }
     }

@@ -2,7 +2,7 @@ import Foundation
 
 // records/lookup, records/modify and records/query.
 extension RemoteStore {
-    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) async throws -> [Record.ID: Result<Record, CloudError>] {
         var results: [Record.ID: Result<Record, CloudError>] = [:]
         // One request per zone: records/lookup takes one zoneID for its records.
         for (zone, zoneIDs) in Dictionary(grouping: ids, by: \.zoneID) {
@@ -13,8 +13,8 @@ extension RemoteStore {
             if let desiredKeys { body["desiredKeys"] = .array(desiredKeys.map(JSONValue.string)) }
             let items: [JSONValue]
             do {
-                ensureCacheToken(context.scope)
-                let answer = try reaching { try client.database(context.scope, "records/lookup", body: .object(body), idempotent: true) }
+                await ensureCacheToken(context.scope)
+                let answer = try await reaching { try await client.database(context.scope, "records/lookup", body: .object(body), idempotent: true) }
                 items = try Self.items(answer, "records", expected: zoneIDs.count)
                 for (id, item) in zip(zoneIDs, items) where Self.itemError(item) == nil {
                     try? responses.store(item, for: Self.cacheKey("record", context, ["zone": zone.webServicesJSON,
@@ -43,7 +43,7 @@ extension RemoteStore {
                     // Saved offline and not uploaded yet: the outbox has it.
                     results[id] = error.code == .unknownItem ? pendingRecord(id).map { .success($0) } ?? .failure(error) : .failure(error)
                 } else {
-                    results[id] = .success(try record(item, zone: zone))
+                    results[id] = await .success(try record(item, zone: zone))
                 }
             }
         }
@@ -63,9 +63,9 @@ extension RemoteStore {
 
     /// Runs a request and notes whether the server answered. The first answer after a network
     /// failure starts the catch-up and the outbox's upload at once.
-    func reaching<T>(_ request: () throws -> T) throws -> T {
+    func reaching<T>(_ request: () async throws -> T) async throws -> T {
         do {
-            let value = try request()
+            let value = try await request()
             noteReachable(true)
             return value
         } catch let error as CloudError where Self.isOffline(error) {
@@ -74,15 +74,15 @@ extension RemoteStore {
         }
     }
 
-    package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
+    package func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
         let body = try Self.queryBody(request)
         // Pages are kept (later ones by their continuation marker, which names the row they follow),
         // so the list can be drawn and scrolled while the server is away.
         let key = Self.cacheKey("page", context, body)
         let answer: JSONValue
         do {
-            ensureCacheToken(context.scope)
-            answer = try reaching { try client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
+            await ensureCacheToken(context.scope)
+            answer = try await reaching { try await client.database(context.scope, "records/query", body: .object(body), idempotent: true) }
             try? responses.store(answer, for: key)
         } catch let error as CloudError where Self.isOffline(error) {
             // A search as you type looks through every cached page (its own earlier answer among
@@ -91,7 +91,7 @@ extension RemoteStore {
             guard let cached = try cachedQueryPage(request, key: key) else { throw error }
             return cached
         }
-        let records = try RemoteWire.pageRecords(answer, zoneID: request.zoneID) { try record($0, zone: request.zoneID) }
+        let records = try await RemoteWire.pageRecords(answer, zoneID: request.zoneID) { try await record($0, zone: request.zoneID) }
         let cursor = answer["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) }
         return QueryPage(records: records, cursor: cursor)
     }
@@ -124,10 +124,10 @@ extension RemoteStore {
         return body
     }
 
-    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         guard !items.isEmpty else { return [] }
         do {
-            return try reaching { try send(items, atomically: atomically, context: context) }
+            return try await reaching { try await send(items, atomically: atomically, context: context) }
         } catch let error as CloudError where Self.isOffline(error) {
             // Nothing reached the server: no notification will come for these.
             if error.code == .networkUnavailable { forgetOwnChanges(items.map(\.recordID.recordName)) }
@@ -142,7 +142,7 @@ extension RemoteStore {
         error.code == .networkUnavailable || error.code == .networkFailure
     }
 
-    private func send(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    private func send(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         var operations: [JSONValue] = []
         var types: [String] = []
         for item in items {
@@ -150,7 +150,7 @@ extension RemoteStore {
             let json: JSONValue
             switch item {
             case .save(let record, let rule):
-                let receipts = try uploadAssets(of: record, context: context)
+                let receipts = try await uploadAssets(of: record, context: context)
                 type = Self.operationType(record, rule)
                 json = RemoteWire.recordJSON(record, allFields: rule.writesAllFields, receipts: receipts)
             case .delete(let id, let tag):
@@ -165,9 +165,10 @@ extension RemoteStore {
         let body = JSONValue.object(["operations": .array(operations), "atomic": .bool(atomically)])
         // Noted before sending: the push may arrive before the answer.
         noteOwnChanges(items.map(\.recordID.recordName))
-        let answer = try client.database(context.scope, "records/modify", body: body, idempotent: false)
+        let answer = try await client.database(context.scope, "records/modify", body: body, idempotent: false)
         noteChange()
-        return try zip(items, zip(types, Self.items(answer, "records", expected: items.count))).map { item, typed in
+        var results: [ModifyItemResult] = []
+        for (item, typed) in zip(items, zip(types, try Self.items(answer, "records", expected: items.count))) {
             let (type, result) = typed
             if var error = Self.itemError(result) {
                 error.recordID = item.recordID
@@ -175,14 +176,17 @@ extension RemoteStore {
                 // The in-process API says serverRecordChanged where the wire's create says EXISTS.
                 if type == "create", error.code == .constraintViolation { error.code = .serverRecordChanged }
                 if let server = result["serverRecord"], server.objectValue != nil {
-                    error.serverRecord = try record(server, zone: item.recordID.zoneID)
+                    error.serverRecord = try await record(server, zone: item.recordID.zoneID)
                     if case .save(let client, _) = item { error.clientRecord = client }
                 }
-                return ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete))
+                results.append(ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete)))
+            } else if item.isDelete {
+                results.append(ModifyItemResult(recordID: item.recordID, outcome: .deleted))
+            } else {
+                results.append(ModifyItemResult(recordID: item.recordID, outcome: .saved(try await record(result, zone: item.recordID.zoneID))))
             }
-            if item.isDelete { return ModifyItemResult(recordID: item.recordID, outcome: .deleted) }
-            return ModifyItemResult(recordID: item.recordID, outcome: .saved(try record(result, zone: item.recordID.zoneID)))
         }
+        return results
     }
 
     /// The wire's operation for a save rule: `create` for a record the server has not seen
@@ -198,9 +202,9 @@ extension RemoteStore {
     }
 
     /// A record from the server, its assets downloaded into the cache.
-    func record(_ json: JSONValue, zone: RecordZone.ID) throws -> Record {
+    func record(_ json: JSONValue, zone: RecordZone.ID) async throws -> Record {
         for (digest, url) in RemoteWire.assetDownloads(json) where cachedAsset(digest) == nil {
-            try downloadAsset(digest: digest, from: url)
+            try await downloadAsset(digest: digest, from: url)
         }
         return try RemoteWire.serverRecord(json, zoneID: zone, assetFile: cachedAsset)
     }

@@ -21,14 +21,14 @@ package struct RetryPolicy: Sendable {
     package var longestServerDelay: Duration
     /// A number in 0..<1 (injected so tests see exact delays).
     package var random: @Sendable () -> Double
-    /// Blocks the calling thread (injected so tests do not wait).
-    package var sleep: @Sendable (Duration) -> Void
+    /// Waits (injected so tests do not wait).
+    package var sleep: @Sendable (Duration) async -> Void
 
     package init(
         maxAttempts: Int = 3, baseDelay: Duration = .milliseconds(250), maximumDelay: Duration = .seconds(4),
         longestServerDelay: Duration = .seconds(10),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        sleep: @escaping @Sendable (Duration) -> Void = { duration in Thread.sleep(forTimeInterval: duration.seconds) }
+        sleep: @escaping @Sendable (Duration) async -> Void = { duration in try? await Task.sleep(for: duration) }
     ) {
         self.maxAttempts = maxAttempts
         self.baseDelay = baseDelay

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// CloudKit Web Services requests over ``HTTPTransport``: builds the URLs and bodies, reads the
 /// answers, and turns every failure into the ``CloudError`` CloudKit would raise.
@@ -31,21 +32,21 @@ package struct WebServicesClient: Sendable {
     ///
     /// - Parameter idempotent: whether sending it twice is harmless (reads, and writes whose
     ///   retry the server recognises); only those are retried after a broken connection.
-    package func database(_ scope: Database.Scope, _ path: String, body: JSONValue?, idempotent: Bool) throws -> JSONValue {
-        try json(body == nil ? "GET" : "POST", endpoint.databaseURL(scope, path), body: body, idempotent: idempotent)
+    package func database(_ scope: Database.Scope, _ path: String, body: JSONValue?, idempotent: Bool) async throws -> JSONValue {
+        try await json(body == nil ? "GET" : "POST", endpoint.databaseURL(scope, path), body: body, idempotent: idempotent)
     }
 
     /// A push endpoint, under `/database/1/{container}/{environment}/` without the database segment.
-    package func container(_ path: String, body: JSONValue?, idempotent: Bool) throws -> JSONValue {
-        try json(body == nil ? "GET" : "POST", endpoint.containerURL(path), body: body, idempotent: idempotent)
+    package func container(_ path: String, body: JSONValue?, idempotent: Bool) async throws -> JSONValue {
+        try await json(body == nil ? "GET" : "POST", endpoint.containerURL(path), body: body, idempotent: idempotent)
     }
 
     /// `POST /auth/1/{container}/signin {"user", "password"}`: a new web auth token.
     /// - Throws: `notAuthenticated` for a wrong user or password; `requestRateLimited` while locked out.
-    package func signIn(user: String, password: String) throws -> String {
+    package func signIn(user: String, password: String) async throws -> String {
         let body = JSONValue.object(["user": .string(user), "password": .string(password)])
         // Not retried: a wrong password must not count twice against the throttle.
-        let answer = try WebServicesClient(endpoint: endpoint, transport: transport, retry: .never, serverClock: serverClock)
+        let answer = try await WebServicesClient(endpoint: endpoint, transport: transport, retry: .never, serverClock: serverClock)
             .json("POST", endpoint.signinURL, body: body, idempotent: false)
         guard let token = answer["ckWebAuthToken"]?.stringValue, !token.isEmpty else {
             throw CloudError(.networkFailure, "\(endpoint.host) answered the sign-in without a ckWebAuthToken")
@@ -55,21 +56,21 @@ package struct WebServicesClient: Sendable {
 
     /// `POST /auth/1/{container}/signout`: revokes the endpoint's web auth token on the server,
     /// which ends its push. Returns whether the server had it live.
-    package func signOut() throws -> Bool {
-        let answer = try json("POST", endpoint.signoutURL, body: .object([:]), idempotent: true)
+    package func signOut() async throws -> Bool {
+        let answer = try await json("POST", endpoint.signoutURL, body: .object([:]), idempotent: true)
         return answer["signedOut"]?.boolValue ?? false
     }
 
     /// Sends raw bytes (an asset's contents to its upload URL) and reads a JSON answer.
-    package func upload(_ bytes: [UInt8], to url: String, contentType: String = "application/octet-stream") throws -> JSONValue {
-        try json("POST", endpoint.authenticating(url), body: nil, rawBody: bytes, contentType: contentType, idempotent: false)
+    package func upload(_ bytes: [UInt8], to url: String, contentType: String = "application/octet-stream") async throws -> JSONValue {
+        try await json("POST", endpoint.authenticating(url), body: nil, rawBody: bytes, contentType: contentType, idempotent: false)
     }
 
     /// Downloads a URL the server handed out (an asset's `downloadURL`).
-    package func download(_ url: String) throws -> [UInt8] {
+    package func download(_ url: String) async throws -> [UInt8] {
         let request = HTTPTransport.Request(method: "GET", url: endpoint.authenticating(url))
-        return try withRetries(idempotent: true) {
-            let response = try transport.send(request)
+        return try await withRetries(idempotent: true) {
+            let response = try await transport.send(request)
             guard (200..<300).contains(response.status) else { throw error(for: response, url: url) }
             return response.body
         }
@@ -80,9 +81,9 @@ package struct WebServicesClient: Sendable {
     /// once, when the first bytes of the stream arrive.
     /// - Throws: what ``database(_:_:body:idempotent:)`` throws, and `operationCancelled` when stopped.
     package func notifications(
-        lastEventID: String?, onOpen: @escaping () -> Void = {}, onEvent: @escaping (ServerSentEvent) -> Void,
-        shouldStop: @escaping () -> Bool
-    ) throws {
+        lastEventID: String?, onOpen: @escaping @Sendable () -> Void = {}, onEvent: @escaping @Sendable (ServerSentEvent) -> Void,
+        shouldStop: @escaping @Sendable () -> Bool
+    ) async throws {
         var headers: [(name: String, value: String)] = [("Accept", "text/event-stream")]
         if let lastEventID { headers.append(("Last-Event-ID", lastEventID)) }
         let request = HTTPTransport.Request(method: "GET", url: endpoint.containerURL("notifications"), headers: headers)
@@ -90,24 +91,27 @@ package struct WebServicesClient: Sendable {
         // The server writes a heartbeat every 15 s; three missed ones mean the connection is dead.
         streamTransport.timeouts.idle = .seconds(45)
         streamTransport.timeouts.total = nil
-        // The stream's own body is events; an error answer is buffered to be reported.
-        var parser = ServerSentEventParser()
-        var errorBody: [UInt8] = []
-        var isEventStream: Bool?
-        let response = try streamTransport.stream(request, onData: { chunk in
-            if isEventStream == nil {
-                // Decided by the first bytes: an error answer is JSON (or a proxy's HTML), never `data:`-lines.
-                let head = chunk.prefix { $0 != 0x0A }
-                isEventStream = !(head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "<"))
-                if isEventStream == true { onOpen() }
+        // The stream's own body is events; an error answer is buffered to be reported. Chunks
+        // arrive on the transport's thread, one at a time.
+        let stream = Mutex(EventStreamState())
+        let response = try await streamTransport.stream(request, onData: { chunk in
+            let (opened, events) = stream.withLock { stream -> (Bool, [ServerSentEvent]) in
+                var opened = false
+                if stream.isEventStream == nil {
+                    // Decided by the first bytes: an error answer is JSON (or a proxy's HTML), never `data:`-lines.
+                    let head = chunk.prefix { $0 != 0x0A }
+                    stream.isEventStream = !(head.first == UInt8(ascii: "{") || head.first == UInt8(ascii: "<"))
+                    opened = stream.isEventStream == true
+                }
+                if stream.isEventStream == true { return (opened, stream.parser.feed(chunk)) }
+                if stream.errorBody.count < 64 * 1024 { stream.errorBody.append(contentsOf: chunk) }
+                return (opened, [])
             }
-            if isEventStream == true {
-                for event in parser.feed(chunk) { onEvent(event) }
-            } else if errorBody.count < 64 * 1024 {
-                errorBody.append(contentsOf: chunk)
-            }
+            if opened { onOpen() }
+            for event in events { onEvent(event) }
             return true
         }, shouldStop: shouldStop)
+        let (isEventStream, errorBody) = stream.withLock { ($0.isEventStream, $0.errorBody) }
         if !(200..<300).contains(response.status) || isEventStream == false {
             var answer = response
             answer.body = errorBody
@@ -118,26 +122,26 @@ package struct WebServicesClient: Sendable {
     // MARK: Exchanges
 
     private func json(_ method: String, _ url: String, body: JSONValue?, rawBody: [UInt8]? = nil,
-                      contentType: String = "application/json", idempotent: Bool) throws -> JSONValue {
+                      contentType: String = "application/json", idempotent: Bool) async throws -> JSONValue {
         let bytes = rawBody ?? body?.bytes ?? (method == "POST" ? Array("{}".utf8) : nil)
         var headers: [(name: String, value: String)] = [("Accept", "application/json")]
         if bytes != nil { headers.append(("Content-Type", contentType)) }
         let request = HTTPTransport.Request(method: method, url: url, headers: headers, body: bytes)
-        return try withRetries(idempotent: idempotent) {
-            let response = try transport.send(request)
+        return try await withRetries(idempotent: idempotent) {
+            let response = try await transport.send(request)
             serverClock.observe(serverDate: response.serverDate, at: Date())
             return try decode(response, url: url)
         }
     }
 
-    private func withRetries<T>(idempotent: Bool, _ attempt: () throws -> T) throws -> T {
+    private func withRetries<T>(idempotent: Bool, _ attempt: () async throws -> T) async throws -> T {
         var number = 1
         while true {
             do {
-                return try attempt()
+                return try await attempt()
             } catch let error as CloudError {
                 guard let wait = retry.delay(after: error, attempt: number, idempotent: idempotent) else { throw error }
-                retry.sleep(wait)
+                await retry.sleep(wait)
                 number += 1
             }
         }
@@ -200,4 +204,11 @@ public struct ServerRefusedCredentials: Error, Sendable, Hashable {
     public init(serverErrorCode: String) {
         self.serverErrorCode = serverErrorCode
     }
+}
+
+/// What a notification stream has read so far.
+private struct EventStreamState {
+    var parser = ServerSentEventParser()
+    var errorBody: [UInt8] = []
+    var isEventStream: Bool?
 }

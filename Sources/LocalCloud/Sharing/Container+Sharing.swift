@@ -83,7 +83,7 @@ extension Container {
             try await store.metadata(shortGUID: shortGUID, user: user, containerIdentifier: identifier,
                                fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys)
         } remote: { remote in
-            try remote.resolveShare(shortGUID: shortGUID, fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys,
+            try await remote.resolveShare(shortGUID: shortGUID, fetchRoot: shouldFetchRootRecord, rootKeys: rootRecordDesiredKeys,
                                     containerIdentifier: identifier)
         }
     }
@@ -91,7 +91,7 @@ extension Container {
     /// Accepts the share with this short GUID (what `records/accept` does).
     package func acceptShare(shortGUID: String) async throws -> Share {
         try await runSharing { store, user in try await store.accept(shortGUID: shortGUID, user: user) } remote: { remote in
-            try remote.acceptShare(shortGUID: shortGUID)
+            try await remote.acceptShare(shortGUID: shortGUID)
         }
     }
 

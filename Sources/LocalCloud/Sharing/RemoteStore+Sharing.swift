@@ -3,10 +3,10 @@ import Foundation
 // records/resolve and records/accept: a remote container's share URLs, resolved by its server.
 extension RemoteStore {
     /// The metadata behind a share URL, from the server's `records/resolve`.
-    func resolveShare(shortGUID: String, fetchRoot: Bool, rootKeys: [String]?, containerIdentifier: String) throws -> Share.Metadata {
+    func resolveShare(shortGUID: String, fetchRoot: Bool, rootKeys: [String]?, containerIdentifier: String) async throws -> Share.Metadata {
         var entry: [String: JSONValue] = ["value": .string(shortGUID), "shouldFetchRootRecord": .bool(fetchRoot)]
         if let rootKeys { entry["rootRecordDesiredKeys"] = .array(rootKeys.map(JSONValue.string)) }
-        let answer = try client.database(.public, "records/resolve", body: .object(["shortGUIDs": .array([.object(entry)])]), idempotent: true)
+        let answer = try await client.database(.public, "records/resolve", body: .object(["shortGUIDs": .array([.object(entry)])]), idempotent: true)
         let item = try Self.items(answer, "results", expected: 1)[0]
         if let error = Self.itemError(item) { throw error }
         let zone = try RecordZone.ID(webServices: item["zoneID"])
@@ -27,9 +27,9 @@ extension RemoteStore {
     }
 
     /// Accepts a share through the server's `records/accept`.
-    func acceptShare(shortGUID: String) throws -> Share {
+    func acceptShare(shortGUID: String) async throws -> Share {
         let body = JSONValue.object(["shortGUIDs": .array([.object(["value": .string(shortGUID)])])])
-        let answer = try client.database(.public, "records/accept", body: body, idempotent: true)
+        let answer = try await client.database(.public, "records/accept", body: body, idempotent: true)
         let item = try Self.items(answer, "results", expected: 1)[0]
         if let error = Self.itemError(item) { throw error }
         let zone = (try? RecordZone.ID(webServices: item["zoneID"])) ?? .default

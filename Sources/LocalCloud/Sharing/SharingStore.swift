@@ -112,7 +112,7 @@ final class SharingStore: CloudStore {
         }
         if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
         if grant.roots[record.recordID.recordName] != nil { return grant.permission(recordName: record.recordID.recordName, ancestors: []) }
-        let chain = try await await await ancestors(of: record, context: context, roots: grant.roots, known: &known)
+        let chain = try await ancestors(of: record, context: context, roots: grant.roots, known: &known)
         return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
     }
 
