@@ -52,18 +52,18 @@ extension PostgresStore: AssetStorage {
         }
     }
 
-    package func importAsset(from file: URL, sizeLimit: Int64) throws -> (digest: String, size: Int64) {
+    package func importAsset(from file: URL, sizeLimit: Int64) async throws -> (digest: String, size: Int64) {
         let (digest, data) = try Self.readAsset(file, limit: sizeLimit)
-        try write { connection in try await self.insertAssets([digest: data], connection: connection, logger: self.pool.logger) }
+        try await write { connection in try await self.insertAssets([digest: data], connection: connection, logger: self.pool.logger) }
         try? writeCacheFile(digest: digest, data: data)
         return (digest, Int64(data.count))
     }
 
-    package func assetFile(forDigest digest: String) throws -> URL? {
+    package func assetFile(forDigest digest: String) async throws -> URL? {
         guard digest.utf8.count == 64, digest.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }),
               let url = Self.assetURL(digest: digest, in: assetCache) else { return nil }
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        guard let data = try assetData(digest) else { return nil }
+        guard let data = try await assetData(digest) else { return nil }
         try writeCacheFile(digest: digest, data: data)
         return url
     }
@@ -73,11 +73,11 @@ extension PostgresStore: AssetStorage {
     }
 
     /// The asset's bytes from its chunks, `nil` when the database has no such asset.
-    func assetData(_ digest: String) throws -> Data? {
+    func assetData(_ digest: String) async throws -> Data? {
         var statement = PostgresStatement("SELECT bytes FROM \(schema).asset_chunks WHERE digest = ")
         statement.sql += "\(statement.bind(digest)) ORDER BY chunk"
         let query = statement
-        let chunks = try call { pool in try await pool.rows(query.sql, query.binds).map { try $0.decode(ByteBuffer.self) } }
+        let chunks = try await call { pool in try await pool.rows(query.sql, query.binds).map { try $0.decode(ByteBuffer.self) } }
         guard !chunks.isEmpty else { return nil }
         var data = Data()
         for chunk in chunks { data.append(contentsOf: chunk.readableBytesView) }
@@ -92,7 +92,7 @@ extension PostgresStore: AssetStorage {
     }
 
     /// Makes sure every asset of `records` has its local copy, fetching missing bytes from the database.
-    func materializeAssets(in records: [Record]) throws {
+    func materializeAssets(in records: [Record]) async throws {
         var digests: Set<String> = []
         func collect(_ value: FieldValue) {
             switch value {
@@ -104,21 +104,21 @@ extension PostgresStore: AssetStorage {
         for record in records { record.snapshot.fields.values.forEach(collect) }
         for digest in digests {
             guard let url = Self.assetURL(digest: digest, in: assetCache), !FileManager.default.fileExists(atPath: url.path) else { continue }
-            if let data = try assetData(digest) { try writeCacheFile(digest: digest, data: data) }
+            if let data = try await assetData(digest) { try writeCacheFile(digest: digest, data: data) }
         }
     }
 
     /// Removes assets no record refers to whose last write is older than `gracePeriod` (an upload
     /// waits that long for the record that names it), and this node's stale cache files.
-    package func collectGarbage(gracePeriod: TimeInterval) throws -> GarbageCollectionReport {
-        let removed: [(String, Int64)] = try write { connection in
+    package func collectGarbage(gracePeriod: TimeInterval) async throws -> GarbageCollectionReport {
+        let removed: [(String, Int64)] = try await write { connection in
             var statement = PostgresStatement("DELETE FROM \(self.schema).assets a WHERE a.stored_at < now() - make_interval(secs => ")
             statement.sql += "\(statement.bind(gracePeriod))) AND NOT EXISTS (SELECT 1 FROM \(self.schema).record_assets ra WHERE ra.digest = a.digest)"
             statement.sql += " RETURNING digest, size"
             return try await connection.rows(statement, logger: self.pool.logger).map { try $0.decode((String, Int64).self) }
         }
         var report = GarbageCollectionReport()
-        let counts = try call { pool in
+        let counts = try await call { pool in
             try await pool.rows("""
                 SELECT count(*), count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM \(self.schema).record_assets ra WHERE ra.digest = a.digest))
                 FROM \(self.schema).assets a

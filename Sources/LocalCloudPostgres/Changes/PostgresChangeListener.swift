@@ -68,7 +68,7 @@ package final class PostgresChangeListener: Sendable {
         state.withLock { state in
             guard state.task == nil else { return }
             // On the bridge's threads, like every database call (see ``PostgresPool``).
-            state.task = Task(executorPreference: BridgeExecutor.shared) { [weak self] in await self?.run() }
+            state.task = Task { [weak self] in await self?.run() }
         }
     }
 
@@ -184,7 +184,7 @@ package final class PostgresChangeListener: Sendable {
                     let (interval, timeout, probeLogger) = (probeInterval, probeTimeout, logger)
                     try await connection.listen(on: channel) { notifications in
                         connected(backendProcessID: backend)
-                        let prober = Task(executorPreference: BridgeExecutor.shared) {
+                        let prober = Task {
                             await Self.probe(connection, every: interval, timeout: timeout, logger: probeLogger)
                         }
                         defer { prober.cancel() }
@@ -208,7 +208,7 @@ package final class PostgresChangeListener: Sendable {
             if Task.isCancelled { return }
             let answered = ProbeAnswer()
             // Its own task: a query on a dead connection may never return, and must not hold the prober.
-            let query = Task(executorPreference: BridgeExecutor.shared) {
+            let query = Task {
                 if (try? await connection.query("SELECT 1", logger: logger).collect()) != nil {
                     answered.arrived.store(true, ordering: .releasing)
                 }

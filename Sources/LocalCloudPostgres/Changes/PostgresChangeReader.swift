@@ -10,8 +10,8 @@ extension PostgresStore: ChangeFeed {
         return PostgresChangeReader(store: self)
     }
 
-    package func changeLogIsComplete(afterSequence sequence: Int64) throws -> Bool {
-        let floor = try call { pool in
+    package func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
+        let floor = try await call { pool in
             try await pool.rows("SELECT value::bigint FROM \(self.schema).change_log_meta WHERE key = 'floor'").first?.decode(Int64.self) ?? Int64(0)
         }
         return floor <= sequence

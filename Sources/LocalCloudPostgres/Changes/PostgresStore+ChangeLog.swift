@@ -19,8 +19,8 @@ extension PostgresStore {
         return (floor, max(floor, last))
     }
 
-    package func currentChangeToken() throws -> ServerChangeToken {
-        ServerChangeToken(epoch: epoch, sequence: try call { _ in try await self.changeLogEnd() })
+    package func currentChangeToken() async throws -> ServerChangeToken {
+        ServerChangeToken(epoch: epoch, sequence: try await call { _ in try await self.changeLogEnd() })
     }
 
     /// The last sequence ever written, for async callers (change readers): suspends, never blocks.
@@ -30,10 +30,10 @@ extension PostgresStore {
     }
 
     package func recordZoneChanges(in zoneID: RecordZone.ID, since token: ServerChangeToken?, desiredKeys: [String]?,
-                                   limit: Int, context: StoreContext) throws -> ZoneChangesPage {
+                                   limit: Int, context: StoreContext) async throws -> ZoneChangesPage {
         let limit = max(1, limit)
         let epoch = epoch
-        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try call { pool in
+        let (pending, nextToken, moreComing): ([ZoneChangeCollector.Change], ServerChangeToken, Bool) = try await call { pool in
             // One snapshot for the position and the rows read after it.
             try await pool.transaction(isolation: "REPEATABLE READ READ ONLY") { connection in
                 let logger = pool.logger
@@ -80,13 +80,13 @@ extension PostgresStore {
                 return (collector.changes, ServerChangeToken(epoch: epoch, sequence: collector.consumed), collector.moreComing)
             }
         }
-        return try zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
+        return try await zoneChangesPage(pending, in: zoneID, token: nextToken, moreComing: moreComing, desiredKeys: desiredKeys, context: context)
     }
 
-    package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) throws -> DatabaseChangesPage {
+    package func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage {
         let limit = max(1, limit)
         let epoch = epoch
-        return try call { pool in
+        return try await call { pool in
             try await pool.transaction(isolation: "REPEATABLE READ READ ONLY") { connection in
                 let logger = pool.logger
                 let position = try await self.logPosition(connection, logger: logger)
@@ -115,8 +115,8 @@ extension PostgresStore {
         }
     }
 
-    package func compactChangeLog(throughSequence: Int64?, olderThan: Date?) throws -> Int {
-        try write { connection in
+    package func compactChangeLog(throughSequence: Int64?, olderThan: Date?) async throws -> Int {
+        try await write { connection in
             let logger = self.pool.logger
             var upTo = throughSequence ?? 0
             if let olderThan {

@@ -41,9 +41,7 @@ package struct PostgresMigrator: Sendable {
     /// - Throws: `CloudError(.incompatibleVersion)` when the database is newer than this binary.
     @discardableResult
     package func migrate(_ pool: PostgresPool) async throws -> [Int] {
-        // On the bridge's threads whoever calls: the lock it holds blocks every node's first open,
-        // so it must never wait for a cooperative thread that a blocked store call is holding.
-        try await withTaskExecutorPreference(BridgeExecutor.shared) { try await run(pool) }
+        try await run(pool)
     }
 
     private func run(_ pool: PostgresPool) async throws -> [Int] {

@@ -4,14 +4,9 @@ import Logging
 import PostgresNIO
 import Synchronization
 
-/// A pool of connections to one PostgreSQL database, with a synchronous face for the store.
-///
-/// The store protocol is synchronous: its calls run on a database's `OperationQueue` threads,
-/// never on a NIO event loop. ``wait(_:)`` blocks the calling thread on a semaphore while the
-/// async work runs as a task that prefers ``BridgeExecutor``'s own threads, so it never needs a
-/// thread of Swift's cooperative pool either: a caller that is itself on that pool (the
-/// notification watcher) cannot starve the work it waits for. Blocking an event loop would
-/// deadlock; the store is never called there.
+/// A pool of connections to one PostgreSQL database (postgres-nio's `PostgresClient`), called
+/// from the store's async code directly: a call suspends while PostgreSQL works, with no thread
+/// of its own and nothing blocked.
 package final class PostgresPool: Sendable {
     package let url: PostgresURL
     let client: PostgresClient
@@ -40,9 +35,7 @@ package final class PostgresPool: Sendable {
         self.logger = logger
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         let client = client
-        // On the bridge's threads, like every call: a caller blocking the cooperative pool must not
-        // stop the pool from opening the connections that caller waits for.
-        runTask = Mutex(Task(executorPreference: BridgeExecutor.shared) { await client.run() })
+        runTask = Mutex(Task { await client.run() })
     }
 
     deinit {
@@ -57,41 +50,13 @@ package final class PostgresPool: Sendable {
         }
     }
 
-    // MARK: Bridging
-
-    /// Runs `body` on the pool and blocks this (operation queue) thread until it finishes.
-    ///
-    /// Never call it from an event loop or an async context: see the type's comment.
-    @available(*, noasync, message: "Blocks the calling thread: call the pool's async API from async code")
-    package func wait<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
-        let semaphore = DispatchSemaphore(value: 0)
-        let outcome = Outcome<T>()
-        Task(executorPreference: BridgeExecutor.shared) { [self] in
-            do {
-                outcome.set(.success(try await body(self)))
-            } catch {
-                outcome.set(.failure(error))
-            }
-            semaphore.signal()
-        }
-        semaphore.wait()
-        switch outcome.get() {
-        case .success(let value)?: return value
-        case .failure(let error)?: throw Self.cloudError(error)
-        case nil: throw CloudError(.internalError, "The database call did not run")
-        }
-    }
-
     // MARK: Queries
 
     /// Every row of one statement on a pooled connection.
     package func rows(_ sql: String, _ binds: PostgresBindings = PostgresBindings()) async throws -> [PostgresRow] {
         let logger = logger
-        // On the bridge's threads, so async callers never depend on the cooperative pool either.
-        return try await withTaskExecutorPreference(BridgeExecutor.shared) {
-            try await withConnection { connection in
-                try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
-            }
+        return try await withConnection { connection in
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: binds), logger: logger).collect()
         }
     }
 
@@ -149,7 +114,7 @@ package final class PostgresPool: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 guard race.start(continuation) else { return }
-                race.work = Task(executorPreference: BridgeExecutor.shared) {
+                race.work = Task {
                     do {
                         race.finish(.success(try await body(connection)))
                     } catch {
@@ -183,14 +148,13 @@ package final class PostgresPool: Sendable {
     ///
     /// One connection of its own, not the pool's: the pool retries and reports only that it gave
     /// up, while a single attempt says why (refused, wrong password, no such database).
-    package func checkReachable() throws {
-        let url = url
-        let logger = logger
+    package func checkReachable() async throws {
         let configuration = try tls.get().connectionConfiguration(url)
-        _ = try wait { _ in
+        do {
             let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
             try? await connection.close()
-            return true
+        } catch {
+            throw Self.cloudError(error)
         }
     }
 
@@ -388,44 +352,4 @@ extension Duration {
     }
 }
 
-/// One bridged call's result, written by the task and read after the semaphore.
-private final class Outcome<T: Sendable>: Sendable {
-    private let result = Mutex<Result<T, any Error>?>(nil)
-    func set(_ value: Result<T, any Error>) { result.withLock { $0 = value } }
-    func get() -> Result<T, any Error>? { result.withLock { $0 } }
-}
 
-/// The threads bridged store calls run their async work on (see ``PostgresPool``).
-///
-/// Its own few threads, not Dispatch's: operation queues run on Dispatch's worker threads, whose
-/// width is capped near the core count, so store calls blocked there could starve a Dispatch-based
-/// executor of the threads their own work needs. Jobs here never block (they await the event
-/// loops), so a handful of threads serve any number of waiting callers.
-final class BridgeExecutor: TaskExecutor {
-    static let shared = BridgeExecutor(threads: 4)
-
-    private let jobs = Mutex<[UnownedJob]>([])
-    private let available = DispatchSemaphore(value: 0)
-
-    private init(threads: Int) {
-        for index in 0..<threads {
-            let thread = Thread { [self] in work() }
-            thread.name = "LocalCloud.postgres.bridge.\(index)"
-            thread.start()
-        }
-    }
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        jobs.withLock { $0.append(job) }
-        available.signal()
-    }
-
-    private func work() {
-        while true {
-            available.wait()
-            guard let job = jobs.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { continue }
-            job.runSynchronously(on: asUnownedTaskExecutor())
-        }
-    }
-}

@@ -89,8 +89,8 @@ extension PostgresStore {
         return loaded.schema
     }
 
-    func currentSchema() throws -> Schema {
-        try call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
+    func currentSchema() async throws -> Schema {
+        try await call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
     }
 
     func lockedSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {

@@ -3,19 +3,19 @@ import LocalCloud
 import PostgresNIO
 
 extension PostgresStore: SchemaStore {
-    package func loadSchema() throws -> Schema {
-        try currentSchema()
+    package func loadSchema() async throws -> Schema {
+        try await currentSchema()
     }
 
-    package func updateSchema(rebuildingSearch: Bool, _ change: (Schema) throws -> Schema?) throws -> Schema {
-        // The change runs on this thread (it is not Sendable); the transaction around it locks the
-        // schema row first, so a concurrent node's change is either before or after, never lost.
-        let current = try call { pool in
+    package func updateSchema(rebuildingSearch: Bool, _ change: @escaping @Sendable (Schema) throws -> Schema?) async throws -> Schema {
+        // The change is computed from a snapshot; the transaction that saves it locks the schema
+        // row first, so a concurrent node's change is either before or after, never lost.
+        let current = try await call { pool in
             try await pool.withConnection { connection in try await self.lockedSchemaSnapshot(connection, logger: pool.logger) }
         }
         guard let next = try change(current) else { return current }
         let searchChanged = rebuildingSearch ? Self.typesWithNewSearch(from: current, to: next) : []
-        let applied: Schema = try write { connection in
+        let applied: Schema = try await write { connection in
             let logger = self.pool.logger
             let locked = try await self.lockedSchema(connection, logger: logger)
             // Another node changed the schema between the read and this transaction: the caller retries.
@@ -59,8 +59,8 @@ extension PostgresStore: SchemaStore {
         }
     }
 
-    package func resetAll() throws {
-        try write { connection in
+    package func resetAll() async throws {
+        try await write { connection in
             let logger = self.pool.logger
             for table in ["record_references", "record_assets", "records", "zones", "subscriptions", "change_log", "asset_chunks", "assets"] {
                 _ = try await connection.rows(PostgresStatement("DELETE FROM \(self.schema).\(table)"), logger: logger)
@@ -73,11 +73,11 @@ extension PostgresStore: SchemaStore {
         try? FileManager.default.createDirectory(at: assetCache, withIntermediateDirectories: true)
     }
 
-    package func statistics() throws -> ContainerStatistics {
+    package func statistics() async throws -> ContainerStatistics {
         var statistics = ContainerStatistics(dataDirectory: pool.url.description, databaseFile: "\(pool.url) schema \(schema)",
                                              assetsDirectory: "\(pool.url) schema \(schema) (asset_chunks)")
-        statistics.schemaVersion = try loadSchema().version
-        let rows = try call { pool in
+        statistics.schemaVersion = try await loadSchema().version
+        let rows = try await call { pool in
             try await pool.rows("""
                 SELECT 'r', scope::bigint, record_type, count(*) FROM \(self.schema).records GROUP BY scope, record_type
                 UNION ALL SELECT 'z', 0, '', count(*) FROM \(self.schema).zones
@@ -102,7 +102,7 @@ extension PostgresStore: SchemaStore {
         return statistics
     }
 
-    package func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) throws -> [Record] {
+    package func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) async throws -> [Record] {
         if context.scope != .public && context.user == nil {
             throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
         }
@@ -112,8 +112,8 @@ extension PostgresStore: SchemaStore {
         if let types { statement.sql += " AND r.record_type = ANY(\(statement.bind(types)))" }
         statement.sql += " ORDER BY r.created_at, r.id"
         let query = statement
-        let records = try call { pool in try await pool.rows(query.sql, query.binds).map { try self.record($0, keys: nil) } }
-        try materializeAssets(in: records)
+        let records = try await call { pool in try await pool.rows(query.sql, query.binds).map { try self.record($0, keys: nil) } }
+        try await materializeAssets(in: records)
         return records
     }
 }

@@ -10,13 +10,13 @@ extension PostgresStore {
     /// again (``rebuildSearch(type:schema:connection:logger:)``). The `search_segmented` row of
     /// `change_log_meta` is claimed in the same transaction: a node starting at the same time
     /// waits on it and then finds the work done, and a crash leaves it to the next start.
-    package func addSegmentedSearchIfNeeded() throws {
+    package func addSegmentedSearchIfNeeded() async throws {
         let schema = schema
-        let done = try call { pool in
+        let done = try await call { pool in
             try await !pool.rows("SELECT 1 FROM \(schema).change_log_meta WHERE key = 'search_segmented'").isEmpty
         }
         guard !done else { return }
-        try write { connection in
+        try await write { connection in
             let logger = self.pool.logger
             let claim = PostgresStatement("""
                 INSERT INTO \(schema).change_log_meta (key, value) VALUES ('search_segmented', '1')

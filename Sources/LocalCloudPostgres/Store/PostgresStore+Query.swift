@@ -3,11 +3,11 @@ import LocalCloud
 import PostgresNIO
 
 extension PostgresStore {
-    package func queryRecords(_ request: QueryRequest, context: StoreContext) throws -> QueryPage {
-        let schemaNow = try currentSchema()
+    package func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
+        let schemaNow = try await currentSchema()
         try checkQuery(schemaNow, request, context: context)
         let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
-        let page: QueryPage = try call { pool in
+        let page: QueryPage = try await call { pool in
             try await pool.withConnection { connection in
                 if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                     try await self.requireZone(request.zoneID, context: context, connection: connection, logger: pool.logger)
@@ -16,7 +16,7 @@ extension PostgresStore {
                 return try self.page(rows, plan: plan, request: request)
             }
         }
-        try materializeAssets(in: page.records)
+        try await materializeAssets(in: page.records)
         return page
     }
 
@@ -44,12 +44,12 @@ extension PostgresStore {
     }
 
     /// The SQL a query runs, for `EXPLAIN` in tests and `localcloud` diagnostics.
-    package func explain(_ request: QueryRequest, context: StoreContext) throws -> String {
+    package func explain(_ request: QueryRequest, context: StoreContext) async throws -> String {
         let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
         var statement = plan.statement
         statement.sql = "EXPLAIN " + statement.sql
         let explained = statement
-        return try call { pool in
+        return try await call { pool in
             try await pool.withConnection { connection in
                 try await connection.rows(explained, logger: pool.logger).map { try $0.decode(String.self) }.joined(separator: "\n")
             }
@@ -57,8 +57,8 @@ extension PostgresStore {
     }
 
     /// The names of the schema's indexes on `records`, for tests and diagnostics.
-    package func indexNames() throws -> [String] {
-        try call { pool in
+    package func indexNames() async throws -> [String] {
+        try await call { pool in
             try await pool.rows("SELECT indexname FROM pg_indexes WHERE schemaname = '\(self.schema)' AND tablename = 'records' ORDER BY 1")
                 .map { try $0.decode(String.self) }
         }

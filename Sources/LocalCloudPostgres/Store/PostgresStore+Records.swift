@@ -10,13 +10,13 @@ extension PostgresStore {
 
     // MARK: Fetch
 
-    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) throws -> [Record.ID: Result<Record, CloudError>] {
+    package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) async throws -> [Record.ID: Result<Record, CloudError>] {
         let keys = try QuerySQL.fieldKeys(desiredKeys)
         if context.scope != .public && context.user == nil {
             throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
         }
         let byZone = Dictionary(grouping: ids, by: \.zoneID.zoneName)
-        let found: [(id: Record.ID, record: Record?)] = try call { pool in
+        let found: [(id: Record.ID, record: Record?)] = try await call { pool in
             try await pool.withConnection { connection in
                 var found: [(id: Record.ID, record: Record?)] = []
                 for (zone, zoneIDs) in byZone {
@@ -33,9 +33,9 @@ extension PostgresStore {
                 return found
             }
         }
-        try materializeAssets(in: found.compactMap(\.record))
+        try await materializeAssets(in: found.compactMap(\.record))
         var results: [Record.ID: Result<Record, CloudError>] = [:]
-        let schema = context.scope == .public ? try currentSchema() : nil
+        let schema = await context.scope == .public ? try currentSchema() : nil
         for (id, record) in found {
             guard let record else {
                 results[id] = .failure(SaveResolution.notFound(id))
@@ -94,7 +94,7 @@ extension PostgresStore {
         var assets: [String: Data]
     }
 
-    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) throws -> [ModifyItemResult] {
+    package func modify(_ items: [ModifyItem], atomically: Bool, context: StoreContext) async throws -> [ModifyItemResult] {
         var prepared: [Result<PendingSave, CloudError>?] = []
         for item in items {
             guard case .save(let record, let rule) = item else {
@@ -105,14 +105,14 @@ extension PostgresStore {
                 .mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") })
         }
         let preparedSaves = prepared
-        let outcome: ModifyRun = try call { pool in
+        let outcome: ModifyRun = try await call { pool in
             try await pool.withConnection { connection in
                 try await self.modifyTransaction(items, prepared: preparedSaves, atomically: atomically, context: context,
                                                  connection: connection, pool: pool)
             }
         }
         if outcome.committed { committed() }
-        try materializeAssets(in: outcome.results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
+        try await materializeAssets(in: outcome.results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
         return outcome.results
     }
 

@@ -3,8 +3,8 @@ import PostgresNIO
 
 extension PostgresStore: ShareCatalog {
     /// Every share of every user's private database, for the sharing layer's rules.
-    package func storedShares() throws -> [StoredShare] {
-        try call { pool in try await self.storedShares(pool) }
+    package func storedShares() async throws -> [StoredShare] {
+        try await call { pool in try await self.storedShares(pool) }
     }
 
     /// The shares, for the change reader on the cooperative pool (it must suspend, never block).

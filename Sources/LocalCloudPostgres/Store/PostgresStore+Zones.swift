@@ -10,7 +10,7 @@ extension PostgresStore {
         }
     }
 
-    package func saveZones(_ zones: [RecordZone], context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+    package func saveZones(_ zones: [RecordZone], context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
         var checked: [RecordZone.ID: Result<Void, CloudError>] = [:]
         for zone in zones {
             checked[zone.zoneID] = Result {
@@ -23,7 +23,7 @@ extension PostgresStore {
         }
         let valid = checked
         let ids = zones.map(\.zoneID)
-        return try write { connection in
+        return try await write { connection in
             var log = ChangeLogBatch(schema: self.schema, context: context)
             var results: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
             let now = self.clock.now.timeIntervalSince1970
@@ -47,20 +47,20 @@ extension PostgresStore {
         }
     }
 
-    package func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        RecordZone.lookup(ids, existing: try zoneNames(context: context), scope: context.scope)
+    package func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
+        RecordZone.lookup(ids, existing: try await zoneNames(context: context), scope: context.scope)
     }
 
     /// The context's zone names, the default zone included.
-    func zoneNames(context: StoreContext) throws -> Set<String> {
+    func zoneNames(context: StoreContext) async throws -> Set<String> {
         var statement = PostgresStatement("SELECT zone_name FROM \(schema).zones WHERE ")
         statement.sql += "scope = \(statement.bind(context.scope.rawValue)) AND owner = \(statement.bind(context.owner))"
         let query = statement
-        let names = try call { pool in try await pool.rows(query.sql, query.binds).map { try $0.decode(String.self) } }
+        let names = try await call { pool in try await pool.rows(query.sql, query.binds).map { try $0.decode(String.self) } }
         return Set(names + [RecordZone.ID.defaultZoneName])
     }
 
-    package func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) throws -> [RecordZone.ID: Result<Void, CloudError>] {
+    package func deleteZones(_ ids: [RecordZone.ID], context: StoreContext) async throws -> [RecordZone.ID: Result<Void, CloudError>] {
         var checked: [RecordZone.ID: CloudError] = [:]
         for id in ids {
             do {
@@ -74,7 +74,7 @@ extension PostgresStore {
             }
         }
         let invalid = checked
-        return try write { connection in
+        return try await write { connection in
             let logger = self.pool.logger
             var log = ChangeLogBatch(schema: self.schema, context: context)
             var results: [RecordZone.ID: Result<Void, CloudError>] = [:]

@@ -80,13 +80,13 @@ package final class PostgresStore: Sendable {
     /// - Throws: `serviceUnavailable` when the database cannot be reached, `incompatibleVersion`
     ///   when its schema is newer than this binary.
     package static func open(url: PostgresURL, containerIdentifier: String, environment: Container.Environment,
-                             checksIndexes: Bool = true, cacheDirectory: URL? = nil, clock: WallClock = .system) throws -> PostgresStore {
+                             checksIndexes: Bool = true, cacheDirectory: URL? = nil, clock: WallClock = .system) async throws -> PostgresStore {
         let schema = schemaName(containerIdentifier: containerIdentifier, environment: environment)
         let key = StoreKey(url: url, schema: schema)
         if let store = stores.withLock({ $0[key] }) { return store }
         let pool = pool(for: url)
         let migrator = migrator(schema: schema)
-        let (epoch, collation) = try pool.wait { pool in
+        let (epoch, collation) = try await call(pool) { pool in
             try await migrator.migrate(pool)
             let rows = try await pool.rows("""
                 SELECT (SELECT value FROM \(schema).change_log_meta WHERE key = 'epoch'),
@@ -103,7 +103,7 @@ package final class PostgresStore: Sendable {
         let store = PostgresStore(pool: pool, schema: schema, containerIdentifier: containerIdentifier, environment: environment,
                                   checksIndexes: checksIndexes, assetCache: cache, epoch: epoch,
                                   collationIsC: collation == "C" || collation == "POSIX", clock: clock)
-        try store.addSegmentedSearchIfNeeded()
+        try await store.addSegmentedSearchIfNeeded()
         return stores.withLock { stores in
             if let existing = stores[key] { return existing }
             stores[key] = store
@@ -122,18 +122,22 @@ package final class PostgresStore: Sendable {
 
     // MARK: Calls
 
-    /// Runs `body` on the pool, blocking this operation-queue thread (see ``PostgresPool``).
-    func call<T: Sendable>(_ body: @escaping @Sendable (PostgresPool) async throws -> T) throws -> T {
-        try pool.wait(body)
+    /// Runs `body` on the pool, with PostgreSQL's and the pool's errors as `CloudError`.
+    func call<T: Sendable>(_ body: @Sendable (PostgresPool) async throws -> T) async throws -> T {
+        do {
+            return try await body(pool)
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
     }
 
     /// Runs `body` in one transaction that notifies every node, and counts the commit.
     ///
     /// The NOTIFY (delivered on COMMIT) is what moves the other nodes' change stamps: schema,
     /// subscription and compaction writes leave no change-log row of their own to announce them.
-    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         let channel = channel
-        let value = try pool.wait { pool in
+        let value = try await call { pool in
             try await pool.transaction { connection in
                 let value = try await body(connection)
                 var notify = PostgresStatement("SELECT pg_notify(")
@@ -149,6 +153,15 @@ package final class PostgresStore: Sendable {
     /// A transaction of this process committed: the change stamp moves now, not when its NOTIFY comes back.
     func committed() {
         listener.noteLocalCommit()
+    }
+
+    /// ``call(_:)`` before a store exists (opening it).
+    static func call<T: Sendable>(_ pool: PostgresPool, _ body: @Sendable (PostgresPool) async throws -> T) async throws -> T {
+        do {
+            return try await body(pool)
+        } catch {
+            throw PostgresPool.cloudError(error)
+        }
     }
 
     static let newChangeTag: @Sendable () -> String = {

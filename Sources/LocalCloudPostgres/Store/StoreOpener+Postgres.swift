@@ -9,7 +9,7 @@ extension StoreOpener {
     /// ```
     package static func postgres(_ url: PostgresURL) -> StoreOpener {
         StoreOpener(id: url.description) { configuration in
-            try PostgresStore.open(url: url, containerIdentifier: configuration.containerIdentifier,
+            try await PostgresStore.open(url: url, containerIdentifier: configuration.containerIdentifier,
                                    environment: configuration.environment, checksIndexes: configuration.checksIndexes,
                                    cacheDirectory: configuration.dataDirectory
                                        .appendingPathComponent(configuration.containerIdentifier, isDirectory: true)

@@ -10,7 +10,7 @@ extension PostgresStore: SubscriptionStore {
         return user
     }
 
-    package func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+    package func saveSubscriptions(_ subscriptions: [Subscription], context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
         let subscriber = try Self.subscriber(context)
         var rows: [(String, Result<SubscriptionRow, CloudError>)] = []
         var originals: [String: Subscription] = [:]
@@ -25,7 +25,7 @@ extension PostgresStore: SubscriptionStore {
             }.mapError { $0 as? CloudError ?? CloudError(.invalidArguments, "\($0)") }))
         }
         let prepared = rows
-        let outcome: [String: CloudError?] = try write { connection in
+        let outcome: [String: CloudError?] = try await write { connection in
             var outcome: [String: CloudError?] = [:]
             let now = self.clock.now.timeIntervalSince1970
             for (id, result) in prepared {
@@ -57,9 +57,9 @@ extension PostgresStore: SubscriptionStore {
         return results
     }
 
-    package func fetchSubscriptions(_ ids: [String]?, context: StoreContext) throws -> [String: Result<Subscription, CloudError>] {
+    package func fetchSubscriptions(_ ids: [String]?, context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        let rows = try subscriptionRows(subscriber: subscriber, scope: context.scope)
+        let rows = try await subscriptionRows(subscriber: subscriber, scope: context.scope)
         var byID: [String: Result<Subscription, CloudError>] = [:]
         for row in rows {
             byID[row.subscriptionID] = Result { try row.subscription() }.mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") }
@@ -72,9 +72,9 @@ extension PostgresStore: SubscriptionStore {
         return results
     }
 
-    package func deleteSubscriptions(_ ids: [String], context: StoreContext) throws -> [String: Result<Void, CloudError>] {
+    package func deleteSubscriptions(_ ids: [String], context: StoreContext) async throws -> [String: Result<Void, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        let deleted: [String: Bool] = try write { connection in
+        let deleted: [String: Bool] = try await write { connection in
             var deleted: [String: Bool] = [:]
             for id in ids {
                 var statement = PostgresStatement("DELETE FROM \(self.schema).subscriptions WHERE ")
@@ -88,8 +88,8 @@ extension PostgresStore: SubscriptionStore {
     }
 
     /// A user's stored subscriptions, of one database or all.
-    func subscriptionRows(subscriber: String, scope: Database.Scope?) throws -> [SubscriptionRow] {
-        try call { _ in try await self.loadSubscriptionRows(subscriber: subscriber, scope: scope) }
+    func subscriptionRows(subscriber: String, scope: Database.Scope?) async throws -> [SubscriptionRow] {
+        try await call { _ in try await self.loadSubscriptionRows(subscriber: subscriber, scope: scope) }
     }
 
     /// ``subscriptionRows(subscriber:scope:)`` for async callers (change readers): suspends, never blocks.
