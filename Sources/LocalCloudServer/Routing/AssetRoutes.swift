@@ -17,10 +17,33 @@ extension CloudServer {
     }
 
     /// The wire's view of a container's assets: download URLs on this server, receipts checked against the store.
+    ///
+    /// Records are decoded synchronously, so the receipts `body` names are looked up first (a
+    /// PostgreSQL store reads its database for them) and decoding checks against what was found.
     func assetMapping(container: Container, baseURL: String, containerIdentifier: String,
-                      environment: Container.Environment) -> AssetWireMapping {
+                      environment: Container.Environment, body: JSONValue) async -> AssetWireMapping {
         let prefix = "\(baseURL)/assets/1/\(containerIdentifier)/\(environment.rawValue)/"
-        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { container.assetFileNow(forDigest: $0) != nil })
+        let known = await Self.heldReceipts(in: body, container: container)
+        return AssetWireMapping(downloadURL: { prefix + $0 }, exists: { known.contains($0) })
+    }
+
+    /// The asset receipts (`receipt` or `fileChecksum` digests) anywhere in `json` that the store holds.
+    static func heldReceipts(in json: JSONValue, container: Container) async -> Set<String> {
+        var named: Set<String> = []
+        func collect(_ value: JSONValue) {
+            if let object = value.objectValue {
+                for (key, item) in object {
+                    if key == "receipt" || key == "fileChecksum", let digest = item.stringValue { named.insert(digest) }
+                    collect(item)
+                }
+            } else if let items = value.arrayValue {
+                items.forEach(collect)
+            }
+        }
+        collect(json)
+        var held: Set<String> = []
+        for digest in named where await container.assetFileNow(forDigest: digest) != nil { held.insert(digest) }
+        return held
     }
 
     /// `{tokens: [{recordType, fieldName, recordName?}]}` → `{tokens: [{recordName, fieldName, url}]}`.

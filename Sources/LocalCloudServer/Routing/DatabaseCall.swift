@@ -108,7 +108,8 @@ extension CloudServer {
         let body = parsesBody ? try Self.parseBody(bytes, method: request.method) : .null
         let container = try registry.container(containerIdentifier, environment: environment, user: identity.userName)
         let baseURL = Self.baseURL(request, scheme: configuration.scheme)
-        let assets = assetMapping(container: container, baseURL: baseURL, containerIdentifier: containerIdentifier, environment: environment)
+        let assets = await assetMapping(container: container, baseURL: baseURL, containerIdentifier: containerIdentifier,
+                                        environment: environment, body: body)
         return DatabaseCall(
             containerIdentifier: containerIdentifier, environment: environment, scope: scope, identity: identity,
             container: container, database: container.database(with: scope), body: body, rawBody: bytes,

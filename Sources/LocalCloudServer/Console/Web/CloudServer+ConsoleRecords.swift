@@ -293,7 +293,8 @@ extension CloudServer {
         var json: [String: JSONValue] = ["recordType": .string(type), "fields": .object(fields)]
         if let name = form.text("name") { json["recordName"] = .string(name) }
         if let tag = form.text("tag") { json["recordChangeTag"] = .string(tag) }
-        let mapping = AssetWireMapping(downloadURL: { _ in nil }, exists: { container.assetFileNow(forDigest: $0) != nil })
+        let held = await Self.heldReceipts(in: .object(json), container: container)
+        let mapping = AssetWireMapping(downloadURL: { _ in nil }, exists: { held.contains($0) })
         let record = try Record(webServices: .object(json), zoneID: place.zoneID, assets: mapping)
         let database = container.database(with: place.scope)
         let results = try await database.apply([isNew ? .create(record) : .update(record)], atomically: true)
