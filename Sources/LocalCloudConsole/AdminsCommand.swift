@@ -23,9 +23,9 @@ struct AdminsCommand: AsyncParsableCommand {
     )
 
     /// The console store the global options name: PostgreSQL with a database URL, else the data directory's.
-    static func store(_ global: GlobalOptions) throws -> any ConsoleStore {
+    static func store(_ global: GlobalOptions) async throws -> any ConsoleStore {
         if let url = try global.databaseURL() {
-            try GlobalOptions.checkReachable(url)
+            try await GlobalOptions.checkReachable(url)
             return PostgresConsoleStore(url: url)
         }
         return SQLiteConsoleStore(dataDirectory: global.cloud.configuration().dataDirectory)

@@ -10,7 +10,7 @@ struct DeployCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        let (before, after) = try Session(global).deploy()
+        let (before, after) = try await Session(global).deploy()
         if global.json {
             try Output.json(DeployReport(
                 productionVersion: after.version, changed: after.version != before.version,

@@ -21,7 +21,7 @@ struct GCCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try Session(global)
+        let session = try await Session(global)
         let report = try await session.container.collectGarbage(gracePeriod: .seconds(graceSeconds))
         if session.json {
             try Output.json(GCReport(

@@ -61,10 +61,10 @@ struct GlobalOptions: ParsableArguments {
 
     /// The container configuration, opening PostgreSQL when a database URL is given; connects
     /// first, so a wrong, unreachable or refusing database is one clear line before any work.
-    func configuration() throws -> Container.Configuration {
+    func configuration() async throws -> Container.Configuration {
         var configuration = cloud.configuration()
         if let url = try databaseURL() {
-            try Self.checkReachable(url)
+            try await Self.checkReachable(url)
             configuration.storeOpener = .postgres(url)
         }
         return configuration
@@ -76,9 +76,9 @@ struct GlobalOptions: ParsableArguments {
         return SQLiteIdentityStore(dataDirectory: dataDirectory)
     }
 
-    static func checkReachable(_ url: PostgresURL) throws {
+    static func checkReachable(_ url: PostgresURL) async throws {
         do {
-            try PostgresStore.pool(for: url).checkReachable()
+            try await PostgresStore.pool(for: url).checkReachable()
         } catch {
             throw ConsoleFailure(message: PostgresPool.startupMessage(error, url: url))
         }

@@ -18,7 +18,7 @@ struct IndexCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var target: IndexTarget
 
-        func run() async throws { try target.apply(true, global) }
+        func run() async throws { try await target.apply(true, global) }
     }
 
     struct Remove: AsyncParsableCommand {
@@ -26,7 +26,7 @@ struct IndexCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var target: IndexTarget
 
-        func run() async throws { try target.apply(false, global) }
+        func run() async throws { try await target.apply(false, global) }
     }
 }
 
@@ -35,8 +35,8 @@ struct IndexTarget: ParsableArguments {
     @Argument(help: ArgumentHelp("The field.", valueName: "field")) var field: String
     @Argument(help: ArgumentHelp("queryable, sortable or searchable.", valueName: "kind")) var kind: IndexKindArgument
 
-    func apply(_ on: Bool, _ global: GlobalOptions) throws {
-        let schema = try Session(global).updateSchema { try $0.setIndex(kind.kind, on, type: type, field: field) }
+    func apply(_ on: Bool, _ global: GlobalOptions) async throws {
+        let schema = try await Session(global).updateSchema { try $0.setIndex(kind.kind, on, type: type, field: field) }
         if global.json {
             try Output.json(IndexReport(type: type, field: field, index: kind.rawValue, present: on, version: schema.version))
         } else {

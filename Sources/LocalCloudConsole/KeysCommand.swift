@@ -24,7 +24,7 @@ struct KeysCommand: AsyncParsableCommand {
         @Option(help: "A name to recognise the key by.") var name: String?
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let pem: String
             do {
                 pem = try String(contentsOf: URL(fileURLWithPath: (publicKey as NSString).expandingTildeInPath), encoding: .utf8)
@@ -43,7 +43,7 @@ struct KeysCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let keys = try await session.identityStore.serverKeys(container: session.containerIdentifier)
             if global.json {
                 try Output.json(keys.map { key in
@@ -64,7 +64,7 @@ struct KeysCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The key ID.", valueName: "id")) var id: String
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             guard try await session.identityStore.revokeServerKey(id: id.lowercased(), container: session.containerIdentifier, at: Date()) else {
                 throw CloudError(.unknownItem, "No live server-to-server key with ID \(id.prefix(64))")
             }

@@ -18,7 +18,7 @@ struct ResetCommand: AsyncParsableCommand {
         guard global.cloud.configuration().environment == .development else {
             throw CloudError(.permissionFailure, "reset wipes development only; production data cannot be reset")
         }
-        let session = try Session(global)
+        let session = try await Session(global)
         if !yes {
             guard isatty(STDIN_FILENO) == 1, ProcessInfo.processInfo.environment["CI"] == nil else {
                 throw ConsoleFailure(message: "refusing to reset without confirmation: pass --yes")
@@ -28,7 +28,7 @@ struct ResetCommand: AsyncParsableCommand {
                 throw ConsoleFailure(message: "reset cancelled")
             }
         }
-        try session.resetDevelopment()
+        try await session.resetDevelopment()
         Output.line("Reset the development environment of \(session.containerIdentifier)")
     }
 }

@@ -20,7 +20,7 @@ struct RolesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let schema = try Session(global).schema()
+            let schema = try await Session(global).schema()
             if global.json {
                 try Output.json(RolesReport(schema))
                 return
@@ -49,7 +49,7 @@ struct RolesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var change: RoleChange
 
-        func run() async throws { try change.apply(grant: true, global) }
+        func run() async throws { try await change.apply(grant: true, global) }
     }
 
     struct Revoke: AsyncParsableCommand {
@@ -60,7 +60,7 @@ struct RolesCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
         @OptionGroup var change: RoleChange
 
-        func run() async throws { try change.apply(grant: false, global) }
+        func run() async throws { try await change.apply(grant: false, global) }
     }
 
     struct Create: AsyncParsableCommand {
@@ -69,7 +69,8 @@ struct RolesCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The role name.", valueName: "role")) var role: String
 
         func run() async throws {
-            let schema = try Session(global).updateSchema { try $0.createRole(role) }
+            let role = role
+            let schema = try await Session(global).updateSchema { try $0.createRole(role) }
             Output.line("Created role \(role); schema version \(schema.version)")
         }
     }
@@ -80,7 +81,8 @@ struct RolesCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The role name.", valueName: "role")) var role: String
 
         func run() async throws {
-            let schema = try Session(global).updateSchema { try $0.deleteRole(role) }
+            let role = role
+            let schema = try await Session(global).updateSchema { try $0.deleteRole(role) }
             Output.line("Deleted role \(role); schema version \(schema.version)")
         }
     }
@@ -114,16 +116,16 @@ struct RoleChange: ParsableArguments {
         return result
     }
 
-    func apply(grant: Bool, _ global: GlobalOptions) throws {
-        let session = try Session(global)
+    func apply(grant: Bool, _ global: GlobalOptions) async throws {
+        let session = try await Session(global)
         if let member {
-            _ = try session.updateSchema { grant ? try $0.assign(role: what, to: member) : try $0.unassign(role: what, from: member) }
+            _ = try await session.updateSchema { grant ? try $0.assign(role: what, to: member) : try $0.unassign(role: what, from: member) }
             Output.line(grant ? "Gave \(member) the role \(what)" : "Took the role \(what) from \(member)")
             return
         }
         guard let to, let on else { return }
         let permissions = try permissions()
-        let schema = try session.updateSchema {
+        let schema = try await session.updateSchema {
             grant ? try $0.grant(permissions, to: to, on: on) : try $0.revoke(permissions, from: to, on: on)
         }
         let now = schema.recordTypes[on]?.grants[to] ?? []

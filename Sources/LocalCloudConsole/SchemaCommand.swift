@@ -14,7 +14,7 @@ struct SchemaCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let schema = try Session(global).schema()
+            let schema = try await Session(global).schema()
             if global.json {
                 try Output.json(SchemaJSON(schema))
             } else {
@@ -44,7 +44,7 @@ struct SchemaCommand: AsyncParsableCommand {
                 throw ConsoleFailure(message: "cannot read \(file): \(error.localizedDescription)")
             }
             let imported = try Schema(ckdb: text)
-            let schema = try Session(global).importSchema(imported)
+            let schema = try await Session(global).importSchema(imported)
             if global.json {
                 try Output.json(SchemaVersionReport(version: schema.version, recordTypes: schema.sortedRecordTypes.map(\.name)))
             } else {
@@ -59,7 +59,7 @@ struct SchemaCommand: AsyncParsableCommand {
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file")) var output: String?
 
         func run() async throws {
-            let text = try Session(global).schema().ckdb
+            let text = try await Session(global).schema().ckdb
             if let output {
                 do {
                     try text.write(toFile: output, atomically: true, encoding: .utf8)

@@ -59,7 +59,7 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let session = try Session(global)
+        let session = try await Session(global)
         var configuration = ServerConfiguration(dataDirectory: session.container.configuration.dataDirectory)
         configuration.storeOpener = session.container.configuration.storeOpener
         // With a database, what a node keeps beside the records lives there too, shared by every node.

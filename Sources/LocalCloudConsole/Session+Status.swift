@@ -46,8 +46,8 @@ struct StatusReport: Encodable {
 }
 
 extension Session {
-    func status() throws {
-        let stats = try container.statistics()
+    func status() async throws {
+        let stats = try await container.statistics()
         let total = stats.recordCounts.reduce(0) { $0 + $1.count }
         if json {
             try Output.json(StatusReport(

@@ -11,9 +11,9 @@ struct Session {
     var containerIdentifier: String { container.containerIdentifier }
     var json: Bool { global.json }
 
-    init(_ global: GlobalOptions) throws {
+    init(_ global: GlobalOptions) async throws {
         self.global = global
-        container = Container(configuration: try global.configuration())
+        container = Container(configuration: try await global.configuration())
     }
 
     func database(_ name: RecordPlace.DatabaseName) -> Database {
@@ -26,9 +26,9 @@ struct Session {
 
     // MARK: Schema
 
-    func schema() throws -> Schema { try container.schema() }
-    func importSchema(_ imported: Schema) throws -> Schema { try container.importSchema(imported) }
-    func updateSchema(_ change: (inout Schema) throws -> Void) throws -> Schema { try container.updateSchema(change) }
-    func deploy() throws -> (Schema, Schema) { try container.deploySchema() }
-    func resetDevelopment() throws { try container.resetDevelopment() }
+    func schema() async throws -> Schema { try await container.schema() }
+    func importSchema(_ imported: Schema) async throws -> Schema { try await container.importSchema(imported) }
+    func updateSchema(_ change: @escaping @Sendable (inout Schema) throws -> Void) async throws -> Schema { try await container.updateSchema(change) }
+    func deploy() async throws -> (Schema, Schema) { try await container.deploySchema() }
+    func resetDevelopment() async throws { try await container.resetDevelopment() }
 }

@@ -9,6 +9,6 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func run() async throws {
-        try Session(global).status()
+        try await Session(global).status()
     }
 }

@@ -24,7 +24,7 @@ struct TokensCommand: AsyncParsableCommand {
         @Option(help: "A name to recognise the token by.") var name: String?
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let token = try await session.identityStore.createAPIToken(
                 container: session.containerIdentifier, environment: session.container.configuration.environment, name: name)
             Output.line(token)
@@ -37,7 +37,7 @@ struct TokensCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let tokens = try await session.identityStore.apiTokens(container: session.containerIdentifier)
             if global.json {
                 try Output.json(tokens.map { token in
@@ -59,7 +59,7 @@ struct TokensCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The token, or the ID `tokens list` shows.", valueName: "token")) var token: String
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let revoked = try await session.identityStore.revokeAPIToken(token, container: session.containerIdentifier)
             global.json ? try Output.json(["revoked": revoked.id]) : Output.line("Revoked API token \(revoked.id)")
         }

@@ -32,7 +32,7 @@ struct UsersCommand: AsyncParsableCommand {
         func run() async throws {
             try SQLiteIdentityStore.validate(userName: name)
             let password = try passwordStdin ? PasswordInput.fromStdin() : PasswordInput.fromTerminal(for: name)
-            let session = try Session(global)
+            let session = try await Session(global)
             let user = try await session.identityStore.addUser(
                 name, password: password, container: session.containerIdentifier, discoverable: !undiscoverable)
             global.json ? try Output.json(UserAdded(added: user.name, userRecordName: user.userRecordName))
@@ -51,7 +51,7 @@ struct UsersCommand: AsyncParsableCommand {
             guard let duration = LifetimeParser.parse(lifetime) else {
                 throw CloudError(.invalidArguments, "Invalid --lifetime '\(lifetime.prefix(40))': use a number with s, m, h or d, e.g. 12h")
             }
-            let session = try Session(global)
+            let session = try await Session(global)
             let token = try await session.identityStore.issueWebAuthToken(
                 user: name, container: session.containerIdentifier, lifetime: duration)
             Output.line(token)
@@ -64,7 +64,7 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The account name.", valueName: "name")) var name: String
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let count = try await session.identityStore.signOut(user: name, container: session.containerIdentifier)
             global.json ? try Output.json(SignOutReport(user: name, revoked: count))
                 : Output.line("Signed \(name) out: revoked \(count) web auth token(s)")
@@ -76,7 +76,7 @@ struct UsersCommand: AsyncParsableCommand {
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
-            let session = try Session(global)
+            let session = try await Session(global)
             let users = try await session.identityStore.users(container: session.containerIdentifier)
             if global.json {
                 try Output.json(users.map { user in

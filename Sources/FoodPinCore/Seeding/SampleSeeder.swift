@@ -53,13 +53,6 @@ package struct SampleSeeder: Sendable {
         try await container.importSchemaIfNeeded(ckdb: text)
     }
 
-    /// ``ensureSchema()`` for synchronous set-up code (test fixtures on the embedded store).
-    @available(*, noasync, message: "Blocks the calling thread on the store: await the async overload")
-    package func ensureSchema() throws {
-        guard let text = try bundledSchema() else { return }
-        try container.importSchemaIfNeeded(ckdb: text)
-    }
-
     /// `Assets/FoodPin.ckdb`'s text, or `nil` outside development or when the file is absent.
     private func bundledSchema() throws -> String? {
         let file = assets.appendingPathComponent("FoodPin.ckdb")

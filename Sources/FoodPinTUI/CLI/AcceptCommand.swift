@@ -3,7 +3,7 @@ import FoodPinCore
 import Foundation
 
 /// `foodpin accept URL`: joins a list someone shared; it then shows under "Shared with me".
-struct AcceptCommand: ParsableCommand {
+struct AcceptCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "accept",
         abstract: "Accept a shared list's URL."
@@ -14,7 +14,7 @@ struct AcceptCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The URL from foodpin share.", valueName: "url"))
     var url: String
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let session = CloudSession(options: options)
         defer { session.leaveOpenAtExit() }
         let lists = session.lists
@@ -23,7 +23,7 @@ struct AcceptCommand: ParsableCommand {
             throw ExitCode(1)
         }
         do {
-            let name = try runBlocking { try await lists.accept(shareURL) }
+            let name = try await lists.accept(shareURL)
             print("accepted \(TextSanitizer.line(name))")
         } catch {
             printFailure("foodpin accept", TextSanitizer.line(DiscoverError(error, while: .loadFailed).message))

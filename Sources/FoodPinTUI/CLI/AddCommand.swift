@@ -9,7 +9,7 @@ import Foundation
 /// 1 the cloud refused or failed. Every message is one line on stderr. On a server that cannot be
 /// reached the add waits in the outbox (`queued: NAME (uploads when the server is reachable)`,
 /// exit 0) unless `--no-queue` is given (exit 1).
-struct AddCommand: ParsableCommand {
+struct AddCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
         abstract: "Add a restaurant to the public database."
@@ -38,7 +38,7 @@ struct AddCommand: ParsableCommand {
     @Flag(name: .customLong("no-queue"), help: "On a server that cannot be reached, fail instead of queueing the add.")
     var noQueue = false
 
-    mutating func run() throws {
+    mutating func run() async throws {
         if image != nil { ImageScaler.prepareForOneShot() }   // libvips loads while the store opens
         // What the form would hold: trimmed, `~` expanded, at most each field's length.
         let draft = RestaurantForm(
@@ -52,9 +52,9 @@ struct AddCommand: ParsableCommand {
         let (backend, seeder) = (session.backend, session.seeder)
         do {
             // The store opens and the schema is checked while the image scales.
-            let saved = try runBlocking {
+            let saved = try await { () async throws in
                 try await backend.save(draft, alongside: { try await seeder?.ensureSchema() })   // no samples here: see CloudSession
-            }
+            }()
             if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id }) {
                 printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")
             }

@@ -10,7 +10,7 @@ import Foundation
 /// several restaurants have), 64 nothing to change, 1 not found, not yours, a conflict, or the cloud failed.
 /// Offline the edit waits in the outbox (`queued: NAME (uploads when the server is reachable)`,
 /// exit 0) unless `--no-queue` is given (exit 1).
-struct EditCommand: ParsableCommand {
+struct EditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "edit",
         abstract: "Change a restaurant you added (its record name and creation date stay)."
@@ -52,7 +52,7 @@ struct EditCommand: ParsableCommand {
         }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         if image != nil { ImageScaler.prepareForOneShot() }
         let session = CloudSession(options: options, queuesWhenOffline: !noQueue)
         defer { session.leaveOpenAtExit() }
@@ -61,14 +61,14 @@ struct EditCommand: ParsableCommand {
         let changes = Changes(name: name, type: type, location: location, phone: phone, description: description,
                               image: image, removesImage: noImage)
         do {
-            let saved = try runBlocking {
+            let saved = try await { () async throws in
                 let found = try await backend.restaurant(namedOrRecord: wanted)
                 if let user = backend.currentUser, found.createdBy != user {
                     throw DiscoverError(.permissionDenied,
                                         "Permission Failure: “\(found.name)” was added by \(found.createdBy); only they can edit it")
                 }
                 return try await backend.update(RestaurantEdit(original: found, draft: changes.draft(from: found)))
-            }
+            }()
             if session.container.pendingChanges().contains(where: { $0.recordID.recordName == saved.id && $0.failure == nil }) {
                 printError("queued: \(TextSanitizer.line(saved.name)) (uploads when the server is reachable)")
             }

@@ -3,10 +3,11 @@ import FoodPinCore
 
 /// `foodpin`: with no subcommand, opens the Discover screen.
 ///
-/// The screen runs on the main thread inside this synchronous `run()`: ncurses
-/// must stay on one thread, and background work reaches it through the runtime's sink.
+/// The screen runs on the main thread, in this main-actor `run()`: ncurses must stay on one
+/// thread, and background work (on the cooperative pool) reaches it through the runtime's sink.
+/// Subcommands are async and await LocalCloud directly.
 @main
-struct FoodpinCommand: ParsableCommand {
+struct FoodpinCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "foodpin",
         abstract: "Discover and share restaurants, in the terminal.",
@@ -20,7 +21,8 @@ struct FoodpinCommand: ParsableCommand {
     @Flag(name: .customLong("no-links"), help: "Do not write phone numbers and locations as terminal hyperlinks (OSC 8).")
     var noLinks = false
 
-    mutating func run() throws {
+    @MainActor
+    mutating func run() async throws {
         ensureKnownTerminal()
         let colorMode = resolveColorMode(options.color)
         let imageMode = resolveImageMode(options.imageChoice)

@@ -4,7 +4,7 @@ import Foundation
 
 /// `foodpin list [--json] [--limit N] [--search TEXT]`: restaurants newest first, through the
 /// screen's query path; with `--search`, those matching every word of TEXT, as `/` finds them.
-struct ListCommand: ParsableCommand {
+struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
         abstract: "Print restaurants, newest first."
@@ -26,16 +26,16 @@ struct ListCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more.") }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let session = CloudSession(options: options)
         defer { session.leaveOpenAtExit() }
         let backend = session.backend
         let (limit, json, search) = (limit, json, search)
         let restaurants: [Restaurant]
         do {
-            restaurants = limit == 0 ? [] : try runBlocking {
+            restaurants = limit == 0 ? [] : try await { () async throws in
                 try await backend.restaurants(matching: search, limit: limit, includingImages: json)
-            }
+            }()
         } catch {
             printFailure("foodpin list", TextSanitizer.line(DiscoverError(error, while: .loadFailed).message))
             throw ExitCode(1)

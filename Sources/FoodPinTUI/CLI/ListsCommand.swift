@@ -6,7 +6,7 @@ import Foundation
 /// shared with me (name, owner, count, permission).
 ///
 /// The JSON is `{"mine":[{"name","count","sharedWith":[…]}],"sharedWithMe":[{"name","owner","count","permission"}]}`.
-struct ListsCommand: ParsableCommand {
+struct ListsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lists",
         abstract: "Print your lists of restaurants and those shared with you."
@@ -33,16 +33,16 @@ struct ListsCommand: ParsableCommand {
         var sharedWithMe: [Shared]
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let session = CloudSession(options: options)
         defer { session.leaveOpenAtExit() }
         let (lists, seeder) = (session.lists, session.seeder)
         let overview: RestaurantListsOverview
         do {
-            overview = try runBlocking {
+            overview = try await { () async throws in
                 try await seeder?.ensureSchema()
                 return try await lists.overview()
-            }
+            }()
         } catch {
             printFailure("foodpin lists", TextSanitizer.line(DiscoverError(error, while: .loadFailed).message))
             throw ExitCode(1)

@@ -10,7 +10,7 @@ import LocalCloud
 ///
 /// Exit codes: 0 signed in; 1 refused (wrong password, unknown API token) or unreachable;
 /// 2 missing input. Every message is one line on stderr.
-struct LoginCommand: ParsableCommand {
+struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
         abstract: "Sign in to a LocalCloud server and remember it."
@@ -36,7 +36,7 @@ struct LoginCommand: ParsableCommand {
         }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let configuration = options.cloud.configuration(environment: environment)
         let file = CredentialsFile.standard(environment: environment)
@@ -62,10 +62,10 @@ struct LoginCommand: ParsableCommand {
                                            environment: configuration.environment, apiToken: apiToken, webAuthToken: nil)
         let transport = HTTPTransport.fromEnvironment(environment)
         do {
-            let token = try WebServicesClient(endpoint: endpoint, transport: transport).signIn(user: user, password: password)
+            let token = try await WebServicesClient(endpoint: endpoint, transport: transport).signIn(user: user, password: password)
             // The API token is checked too, so a typo is found now rather than at the first query.
             endpoint.webAuthToken = token
-            _ = try WebServicesClient(endpoint: endpoint, transport: transport)
+            _ = try await WebServicesClient(endpoint: endpoint, transport: transport)
                 .database(.public, "users/current", body: nil, idempotent: true)
             try file.save(SavedCredentials(server: server, container: configuration.containerIdentifier,
                                            environment: configuration.environment, user: user,
@@ -87,7 +87,7 @@ struct LoginCommand: ParsableCommand {
 /// closes that sign-in's push streams and ends its push tokens, then the token is forgotten here.
 /// A server that cannot be reached is reported on stderr; the token is still forgotten, and stays
 /// valid there until it expires or `localcloud users signout` ends it.
-struct LogoutCommand: ParsableCommand {
+struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logout",
         abstract: "Forget a saved sign-in."
@@ -98,7 +98,7 @@ struct LogoutCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The server to forget; default: every server of the container.", valueName: "url"))
     var url: String?
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let container = options.cloud.configuration(environment: environment).containerIdentifier
         do {
@@ -113,7 +113,7 @@ struct LogoutCommand: ParsableCommand {
                 let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: entry.container, environment: entry.environment,
                                                    apiToken: entry.apiToken, webAuthToken: entry.webAuthToken)
                 do {
-                    _ = try WebServicesClient(endpoint: endpoint, transport: transport, retry: .never).signOut()
+                    _ = try await WebServicesClient(endpoint: endpoint, transport: transport, retry: .never).signOut()
                 } catch let error as CloudError {
                     printError("foodpin logout: \(TextSanitizer.line(entry.server)) was not told (\(TextSanitizer.line(error.message))); "
                                + "the sign-in stays valid there until it expires or `localcloud users signout \(TextSanitizer.line(entry.user))`")

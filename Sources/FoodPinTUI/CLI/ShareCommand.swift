@@ -5,7 +5,7 @@ import Foundation
 /// `foodpin share LIST --with USER_OR_EMAIL… [--read-only]` shares one of my lists with chosen
 /// people; `foodpin share LIST --link [--read-only]` makes a public link. Either prints the URL
 /// that `foodpin accept` takes.
-struct ShareCommand: ParsableCommand {
+struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
         abstract: "Share one of your lists with people, or by a public link; prints the URL to send them."
@@ -31,17 +31,17 @@ struct ShareCommand: ParsableCommand {
         if !link && people.isEmpty { throw ValidationError("Give --with USER_OR_EMAIL… or --link.") }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         let session = CloudSession(options: options)
         defer { session.leaveOpenAtExit() }
         let (lists, seeder) = (session.lists, session.seeder)
         let (list, people, link, readOnly) = (list, people, link, readOnly)
         do {
-            let url = try runBlocking {
+            let url = try await { () async throws in
                 try await seeder?.ensureSchema()
                 return link ? try await lists.shareLink(listNamed: list, readOnly: readOnly)
                     : try await lists.share(listNamed: list, with: people, readOnly: readOnly)
-            }
+            }()
             print(url.absoluteString)
         } catch {
             printFailure("foodpin share", TextSanitizer.line(DiscoverError(error, while: .saveFailed).message))

@@ -8,7 +8,7 @@ import LocalCloudCLI
 ///
 /// Its `--user` names the person to remove, so it acts as `LOCALCLOUD_USER` (or the login name,
 /// or the signed-in account), and takes the other container options one by one.
-struct UnshareCommand: ParsableCommand {
+struct UnshareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unshare",
         abstract: "Stop sharing one of your lists with one person, or with everyone."
@@ -58,7 +58,7 @@ struct UnshareCommand: ParsableCommand {
         if user == nil && !all { throw ValidationError("Give --user NAME or --all.") }
     }
 
-    mutating func run() throws {
+    mutating func run() async throws {
         var cloud = CloudOptions()
         cloud.dataDirectory = dataDirectory
         cloud.container = container
@@ -69,7 +69,7 @@ struct UnshareCommand: ParsableCommand {
         let lists = session.lists
         let (list, user) = (list, person)
         do {
-            try runBlocking { try await lists.unshare(listNamed: list, user: user) }
+            try await lists.unshare(listNamed: list, user: user)
             print(user.map { "\(TextSanitizer.line(list)) is no longer shared with \(TextSanitizer.line($0))" }
                 ?? "\(TextSanitizer.line(list)) is no longer shared")
         } catch {
