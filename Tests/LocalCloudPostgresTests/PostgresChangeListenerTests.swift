@@ -28,13 +28,13 @@ struct PostgresChangeListenerTests {
         defer { watchers.forEach { $0.cancel() } }
         #expect(await poll(timeout: .seconds(20)) { store.listener.readerCount >= 26 && store.listener.isListening })
         #expect(store.listener.readerCount == 26, "25 readers and the watchers' one")
-        let listening = try listenBackends(store)
+        let listening = try await listenBackends(store)
         #expect(listening.count == 1)
         #expect(listening.first == store.listener.backendProcessID.map(Int.init))
         // Closing readers releases their registrations, not the shared connection.
         readers.forEach { $0.close() }
         #expect(store.listener.readerCount <= 1)
-        #expect(try listenBackends(store).count == 1)
+        await #expect(try listenBackends(store).count == 1)
     }
 
     @Test func aKilledListenConnectionReconnectsAndTheReaderCatchesUp() async throws {
@@ -81,7 +81,7 @@ struct PostgresChangeListenerTests {
         // Node 1's LISTEN backend is a new one, and the only one: node 2 only wrote, so it listens to nothing.
         let reconnected = try #require(store.listener.backendProcessID)
         #expect(reconnected != backend)
-        #expect(try listenBackends(store) == [Int(reconnected)])
+        await #expect(try listenBackends(store) == [Int(reconnected)])
         // And the new connection hears the next commit.
         _ = try await bob.publicCloudDatabase.save(Record(recordType: "Restaurant", recordID: Record.ID(recordName: "after")))
         #expect(await poll(timeout: .seconds(20)) { received.withLock { $0.contains("after") } })
@@ -140,11 +140,9 @@ struct PostgresChangeListenerTests {
 
     /// The server processes of LISTEN connections on the fixture's database (their last statement
     /// is the LISTEN, or a liveness probe's `SELECT 1`).
-    private func listenBackends(_ store: PostgresStore) throws -> [Int] {
-        try store.pool.wait { pool in
-            try await pool.rows("""
-                SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'
-                """).map { Int(try $0.decode(Int32.self)) }
-        }
+    private func listenBackends(_ store: PostgresStore) async throws -> [Int] {
+        try await store.pool.rows("""
+            SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'localcloud listen'
+            """).map { Int(try $0.decode(Int32.self)) }
     }
 }

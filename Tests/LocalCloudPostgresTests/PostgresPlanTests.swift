@@ -41,12 +41,12 @@ struct PostgresPlanTests {
         return store
     }
 
-    static func plan(_ store: PostgresStore, _ predicate: LocalCloud.Predicate, sort: [QuerySortKey] = [], anchor: QueryAnchor? = nil) throws -> String {
+    static func plan(_ store: PostgresStore, _ predicate: LocalCloud.Predicate, sort: [QuerySortKey] = [], anchor: QueryAnchor? = nil) async throws -> String {
         let query = Query(recordType: "Restaurant", predicate: predicate)
         var request = try QueryRequest(query: query, zoneID: .default, limit: 50, desiredKeys: ["name"])
         request.sort = sort
         request.anchor = anchor
-        return try store.explain(request, context: StoreContext(scope: .public, user: "alice"))
+        return try await store.explain(request, context: StoreContext(scope: .public, user: "alice"))
     }
 
     @Test func queryPlansUseTheirIndexes() async throws {
@@ -55,36 +55,36 @@ struct PostgresPlanTests {
         let newest = [QuerySortKey(key: "___createTime", ascending: false, location: nil)]
 
         // Discover: one type newest first, first page and a keyset page: a range of the index, no sort.
-        let discover = try Self.plan(store, LocalCloud.Predicate(value: true), sort: newest)
+        let discover = try await Self.plan(store, LocalCloud.Predicate(value: true), sort: newest)
         #expect(discover.contains("Index Scan using records_by_type_created"), "\(discover)")
         #expect(!discover.contains("Sort"), "\(discover)")
-        let page2 = try Self.plan(store, LocalCloud.Predicate(value: true), sort: newest, anchor: QueryAnchor(values: [.real(1_700_002_000)], rowID: 2000))
+        let page2 = try await Self.plan(store, LocalCloud.Predicate(value: true), sort: newest, anchor: QueryAnchor(values: [.real(1_700_002_000)], rowID: 2000))
         #expect(page2.contains("Index Scan using records_by_type_created"), "\(page2)")
         #expect(!page2.contains("Sort"), "\(page2)")
 
         // self CONTAINS: the tsvector's GIN index.
-        let text = try Self.plan(store, LocalCloud.Predicate(format: "self CONTAINS 'cafe'"), sort: newest)
+        let text = try await Self.plan(store, LocalCloud.Predicate(format: "self CONTAINS 'cafe'"), sort: newest)
         #expect(text.contains("records_search"), "\(text)")
 
         // A queryable field: its expression index.
-        let equal = try Self.plan(store, LocalCloud.Predicate(format: "type == 'type7'"))
+        let equal = try await Self.plan(store, LocalCloud.Predicate(format: "type == 'type7'"))
         #expect(equal.contains("lcx_f_type"), "\(equal)")
 
         // A filter no record matches, sorted by another indexed field: PostgreSQL's statistics see
         // that it is rare and seek the filter's index (SQLite needs a probe for this, see
         // SQLQueryPlan.fieldMatchesFewRows); a common one may walk the name index or sort.
         let byName = [QuerySortKey(key: "name", ascending: true, location: nil)]
-        let none = try Self.plan(store, LocalCloud.Predicate(format: "type == 'Thai'"), sort: byName)
+        let none = try await Self.plan(store, LocalCloud.Predicate(format: "type == 'Thai'"), sort: byName)
         #expect(none.contains("lcx_f_type"), "\(none)")
         #expect(!none.contains("lcx_f_name"), "\(none)")
 
         // Within a radius: the latitude band of the location's index.
-        let near = try Self.plan(store, LocalCloud.Predicate(format: "distanceToLocation:fromLocation:(place, %@) < 2", Location(latitude: 22.3, longitude: 114.2)))
+        let near = try await Self.plan(store, LocalCloud.Predicate(format: "distanceToLocation:fromLocation:(place, %@) < 2", Location(latitude: 22.3, longitude: 114.2)))
             .replacingOccurrences(of: "\n", with: " ")
         #expect(near.contains("lcx_f_place_lat"), "\(near)")
 
         // A queryable list: its GIN index.
-        let tags = try Self.plan(store, LocalCloud.Predicate(format: "tags CONTAINS 't5'"))
+        let tags = try await Self.plan(store, LocalCloud.Predicate(format: "tags CONTAINS 't5'"))
         #expect(tags.contains("lcx_f_tags_gin"), "\(tags)")
     }
 
@@ -92,10 +92,10 @@ struct PostgresPlanTests {
         let fixture = try await PostgresFixture()
         let container = fixture.container(user: "alice", checksIndexes: true)
         let store = try await Self.loaded(fixture)
-        #expect(try store.indexNames().contains("lcx_f_type"))
+        await #expect(try store.indexNames().contains("lcx_f_type"))
         try await container.updateSchema { schema in try schema.setIndex(.queryable, false, type: "Restaurant", field: "type") }
-        #expect(try !store.indexNames().contains("lcx_f_type"))
+        await #expect(try !store.indexNames().contains("lcx_f_type"))
         try await container.updateSchema { schema in try schema.setIndex(.sortable, true, type: "Restaurant", field: "type") }
-        #expect(try store.indexNames().contains("lcx_f_type"))
+        await #expect(try store.indexNames().contains("lcx_f_type"))
     }
 }

@@ -33,8 +33,7 @@ struct PostgresSegmentedSearchTests {
         let whole = Query(recordType: "Restaurant", predicate: .textSearch("一蘭拉麵"))
         #expect(try await container.publicCloudDatabase.records(matching: whole).matchResults.map(\.0.recordName) == ["ichiran"])
 
-        // Synchronous (it waits on the pool): on a thread of its own, not the cooperative pool's.
-        try await BlockingThread.run("segment") { try store.addSegmentedSearchIfNeeded() }
+        try await store.addSegmentedSearchIfNeeded()
         #expect(try await names(container, "蘭拉") == ["ichiran"])
         #expect(try await names(container, "caf") == ["cafe"])
         let claimed = try await store.pool.rows("SELECT value FROM \(schema).change_log_meta WHERE key = 'search_segmented'")

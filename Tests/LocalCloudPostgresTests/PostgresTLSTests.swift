@@ -94,11 +94,11 @@ import Testing
         // The test cluster runs without ssl: prefer goes on in plain text, require stops with the reason.
         var url = try await PostgresCluster.shared().makeDatabase()
         url.sslMode = .prefer
-        try PostgresPool(url: url, maximumConnections: 1).checkReachable()
+        try await PostgresPool(url: url, maximumConnections: 1).checkReachable()
         url.sslMode = .require
         let pool = PostgresPool(url: url, maximumConnections: 1)
         do {
-            try pool.checkReachable()
+            try await pool.checkReachable()
             Issue.record("require connected to a server without TLS")
         } catch {
             let line = PostgresPool.startupMessage(error, url: url)

@@ -24,7 +24,7 @@ struct TransportFailureTests {
         server.stop()
         let sleeps = RecordedSleeps()
         let client = Self.client(url, retry: sleeps.policy())
-        let error = await cloudError { try client.database(.public, "records/query", body: Self.query, idempotent: true) }
+        let error = await cloudError { try await client.database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(error?.code == .networkUnavailable)
         #expect(error?.message.hasPrefix("Cannot reach 127.0.0.1:") == true, "\(error?.message ?? "")")
         #expect(sleeps.all.isEmpty, "an absent server is reported at once")
@@ -42,7 +42,7 @@ struct TransportFailureTests {
         let error = await cloudError {
             let started = ContinuousClock.now
             defer { waited.withLock { $0 = ContinuousClock.now - started } }
-            return try client.database(.public, "records/query", body: Self.query, idempotent: true)
+            return try await client.database(.public, "records/query", body: Self.query, idempotent: true)
         }
         #expect(error?.code == .networkFailure)
         #expect(error?.message.contains("did not answer in time") == true, "\(error?.message ?? "")")
@@ -60,7 +60,7 @@ struct TransportFailureTests {
             }
         }
         defer { server.stop() }
-        let error = await cloudError { try Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let error = await cloudError { try await Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(error?.code == .networkFailure)
         #expect(error?.message == "127.0.0.1:\(server.port) answered HTTP 200 with text/html, not CloudKit JSON (a proxy or captive portal in the way?)")
 
@@ -70,7 +70,7 @@ struct TransportFailureTests {
             }
         }
         defer { gateway.stop() }
-        let bad = await cloudError { try Self.client(gateway.url).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let bad = await cloudError { try await Self.client(gateway.url).database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(bad?.code == .networkFailure)
         #expect(bad?.message.contains("HTTP 502") == true)
     }
@@ -82,13 +82,13 @@ struct TransportFailureTests {
         }
         defer { server.stop() }
         let sleeps = RecordedSleeps()
-        let read = await cloudError { try Self.client(server.url, retry: sleeps.policy()).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let read = await cloudError { try await Self.client(server.url, retry: sleeps.policy()).database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(read?.code == .networkFailure)
         #expect(read?.message.contains("\n") == false)
         #expect(server.acceptedCount == 3, "a read is tried three times")
         #expect(sleeps.all == [.milliseconds(125), .milliseconds(250)], "backoff doubles, with jitter (random 0.5 here)")
 
-        let write = await cloudError { try Self.client(server.url, retry: sleeps.policy()).database(.public, "records/modify", body: .object([:]), idempotent: false) }
+        let write = await cloudError { try await Self.client(server.url, retry: sleeps.policy()).database(.public, "records/modify", body: .object([:]), idempotent: false) }
         #expect(write?.code == .networkFailure)
         #expect(server.acceptedCount == 4, "a write that may have landed is not sent twice")
     }
@@ -115,17 +115,17 @@ struct TransportFailureTests {
         }
         defer { server.stop() }
         let sleeps = RecordedSleeps()
-        let answer = try await offPool { try Self.client(server.url, retry: sleeps.policy()).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let answer = try await Self.client(server.url, retry: sleeps.policy()).database(.public, "records/query", body: Self.query, idempotent: true)
         #expect(answer["records"] == .array([]))
         #expect(sleeps.all == [.seconds(2), .seconds(1)], "the server's retryAfter, then the Retry-After header")
         #expect(server.acceptedCount == 1, "one kept-alive connection for all three requests")
 
         // Without retries the caller sees the codes and the wait.
         answers.withLock { $0 = 0 }
-        let throttled = await cloudError { try Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let throttled = await cloudError { try await Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(throttled?.code == .requestRateLimited)
         #expect(throttled?.retryAfterSeconds == 2)
-        let unavailable = await cloudError { try Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
+        let unavailable = await cloudError { try await Self.client(server.url).database(.public, "records/query", body: Self.query, idempotent: true) }
         #expect(unavailable?.code == .serviceUnavailable)
         #expect(unavailable?.retryAfterSeconds == 1)
     }
@@ -150,13 +150,13 @@ struct TransportFailureTests {
         defer { server.removeData() }
         #expect(server.baseURL.scheme == "https")
         let untrusted = WebServicesClient(endpoint: try await server.endpoint(user: "alice"), retry: .never)
-        let refused = await cloudError { try untrusted.database(.public, "users/current", body: nil, idempotent: true) }
+        let refused = await cloudError { try await untrusted.database(.public, "users/current", body: nil, idempotent: true) }
         #expect(refused?.code == .networkFailure)
         #expect(refused?.message.hasPrefix("Refused 127.0.0.1:\(server.port)'s TLS certificate: ") == true, "\(refused?.message ?? "")")
 
         // The same server, its certificate trusted through an extra CA file (LOCALCLOUD_CA_FILE).
         let trusted = WebServicesClient(endpoint: try await server.endpoint(user: "alice"), transport: HTTPTransport(extraCAFile: certificate))
-        let me = try await offPool { try trusted.database(.public, "users/current", body: nil, idempotent: true) }
+        let me = try await trusted.database(.public, "users/current", body: nil, idempotent: true)
         #expect(me["userRecordName"] == .string("_alice"))
         await server.stop()
     }

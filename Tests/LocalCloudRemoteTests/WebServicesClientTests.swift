@@ -22,7 +22,7 @@ struct WebServicesClientTests {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
         let client = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
-        let saved = try await offPool { try client.database(.public, "records/modify", body: Self.create(["kin-khao", "lers-ros"]), idempotent: false) }
+        let saved = try await client.database(.public, "records/modify", body: Self.create(["kin-khao", "lers-ros"]), idempotent: false)
         #expect(saved.at("records", "0", "recordName") == .string("kin-khao"))
         #expect(saved.at("records", "0", "recordChangeTag")?.stringValue?.isEmpty == false)
 
@@ -30,19 +30,19 @@ struct WebServicesClientTests {
             "recordType": .string("Restaurant"),
             "sortBy": .array([.object(["fieldName": .string("name"), "ascending": .bool(true)])]),
         ]), "resultsLimit": .int(1)])
-        let page = try await offPool { try client.database(.public, "records/query", body: query, idempotent: true) }
+        let page = try await client.database(.public, "records/query", body: query, idempotent: true)
         #expect(page.at("records", "0", "recordName") == .string("kin-khao"))
         let marker = try #require(page["continuationMarker"]?.stringValue)
         var next = query.objectValue ?? [:]
         next["continuationMarker"] = .string(marker)
         let nextQuery = JSONValue.object(next)
-        let second = try await offPool { try client.database(.public, "records/query", body: nextQuery, idempotent: true) }
+        let second = try await client.database(.public, "records/query", body: nextQuery, idempotent: true)
         #expect(second.at("records", "0", "recordName") == .string("lers-ros"))
 
         // Anonymous reads of the public database work; lookups report missing records per item.
         let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
         let lookup = JSONValue.object(["records": .array([.object(["recordName": .string("kin-khao")]), .object(["recordName": .string("nope")])])])
-        let found = try await offPool { try anonymous.database(.public, "records/lookup", body: lookup, idempotent: true) }
+        let found = try await anonymous.database(.public, "records/lookup", body: lookup, idempotent: true)
         #expect(found.at("records", "0", "fields", "name", "value") == .string("kin-khao"))
         #expect(found.at("records", "1", "serverErrorCode") == .string("NOT_FOUND"))
         await server.stop()
@@ -52,18 +52,18 @@ struct WebServicesClientTests {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
         let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
-        let required = await cloudError { try anonymous.database(.private, "records/query", body: .object([
+        let required = await cloudError { try await anonymous.database(.private, "records/query", body: .object([
             "query": .object(["recordType": .string("Restaurant")])]), idempotent: true) }
         #expect(required?.code == .notAuthenticated, "AUTHENTICATION_REQUIRED")
 
         var forged = try await server.endpoint(user: "alice")
         forged.apiToken = String(repeating: "0", count: 64)
         let forgedClient = WebServicesClient(endpoint: forged)
-        let failed = await cloudError { try forgedClient.database(.public, "users/current", body: nil, idempotent: true) }
+        let failed = await cloudError { try await forgedClient.database(.public, "users/current", body: nil, idempotent: true) }
         #expect(failed?.code == .notAuthenticated, "AUTHENTICATION_FAILED")
 
         let client = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
-        let bad = await cloudError { try client.database(.public, "records/modify", body: .object([
+        let bad = await cloudError { try await client.database(.public, "records/modify", body: .object([
             "operations": .array([.object(["operationType": .string("frobnicate"), "record": Self.restaurant("x")])])]), idempotent: false) }
         #expect(bad?.code == .invalidArguments, "BAD_REQUEST")
         #expect(bad?.message.contains("frobnicate") == true, "the server's reason: \(bad?.message ?? "")")
@@ -75,15 +75,15 @@ struct WebServicesClientTests {
         let server = try await RemoteTestServer.start()
         defer { server.removeData() }
         let anonymous = WebServicesClient(endpoint: try await server.endpoint(user: nil))
-        let token = try await offPool { try anonymous.signIn(user: "bob", password: RemoteTestServer.password) }
+        let token = try await anonymous.signIn(user: "bob", password: RemoteTestServer.password)
         #expect(token.count >= 100)
         var signedIn = try await server.endpoint(user: nil)
         signedIn.webAuthToken = token
         let signedInClient = WebServicesClient(endpoint: signedIn)
-        let me = try await offPool { try signedInClient.database(.public, "users/current", body: nil, idempotent: true) }
+        let me = try await signedInClient.database(.public, "users/current", body: nil, idempotent: true)
         #expect(me["userRecordName"] == .string("_bob"))
 
-        let wrong = await cloudError { try anonymous.signIn(user: "bob", password: "wrong") }
+        let wrong = await cloudError { try await anonymous.signIn(user: "bob", password: "wrong") }
         #expect(wrong?.code == .notAuthenticated)
         #expect(wrong?.message == "Wrong user name or password")
         await server.stop()
@@ -94,19 +94,17 @@ struct WebServicesClientTests {
         defer { server.removeData() }
         let alice = WebServicesClient(endpoint: try await server.endpoint(user: "alice"))
         let bob = WebServicesClient(endpoint: try await server.endpoint(user: "bob"))
-        _ = try await offPool { try alice.database(.public, "subscriptions/modify", body: .object(["operations": .array([.object([
+        _ = try await alice.database(.public, "subscriptions/modify", body: .object(["operations": .array([.object([
             "operationType": .string("create"),
             "subscription": .object(["subscriptionID": .string("all"), "subscriptionType": .string("query"),
                                      "query": .object(["recordType": .string("Restaurant")]), "firesOn": .array([.string("create")])]),
-        ])])]), idempotent: false) }
+        ])])]), idempotent: false)
 
         let events = Mutex<[ServerSentEvent]>([])
         let stop = Atomic(false)
         let streaming = Task {
-            try await offPool {
-                try alice.notifications(lastEventID: nil, onEvent: { event in events.withLock { $0.append(event) } },
-                                        shouldStop: { stop.load(ordering: .relaxed) })
-            }
+            try await alice.notifications(lastEventID: nil, onEvent: { event in events.withLock { $0.append(event) } },
+                                          shouldStop: { stop.load(ordering: .relaxed) })
         }
         // Keep saving until an event arrives: the stream may open after the first save.
         let deadline = ContinuousClock.now + .seconds(20)
@@ -114,7 +112,7 @@ struct WebServicesClientTests {
         while events.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline {
             saved += 1
             let name = "bob-\(saved)"
-            _ = try await offPool { try bob.database(.public, "records/modify", body: Self.create([name]), idempotent: false) }
+            _ = try await bob.database(.public, "records/modify", body: Self.create([name]), idempotent: false)
             try await Task.sleep(for: .milliseconds(100))
         }
         stop.store(true, ordering: .relaxed)

@@ -49,7 +49,7 @@ struct ComparatorEndpointTests {
         let server = try await TestServer.start(configure: { configuration in
             let container = Container(configuration: .init(containerIdentifier: "iCloud.com.example.Test",
                                                            dataDirectory: configuration.dataDirectory, user: nil))
-            _ = try? container.importSchema(Schema(ckdb: Self.schema))
+            _ = try? await container.importSchema(Schema(ckdb: Self.schema))
         })
         defer { Task { await server.stop() } }
         let operations = Self.places.enumerated().map { index, place in

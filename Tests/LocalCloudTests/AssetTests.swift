@@ -97,11 +97,11 @@ import Testing
         let fetched = try await db.record(for: record.recordID)
         let photos = try #require(fetched["photos"] as? [Asset])
         #expect(try photos.map { try Data(contentsOf: try #require($0.fileURL)) } == [Data("a".utf8), Data("b".utf8)])
-        let tracked = try container.core.sqliteStore().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_assets") }
+        let tracked = try await container.core.sqliteStore().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_assets") }
         #expect(tracked == 2)
-        #expect(try container.core.sqliteStore().invariantViolations() == [])
+        await #expect(try container.core.sqliteStore().invariantViolations() == [])
         // Deleting the record drops its asset rows with it.
         try await db.deleteRecord(withID: record.recordID)
-        #expect(try container.core.sqliteStore().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_assets") } == 0)
+        await #expect(try container.core.sqliteStore().read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM record_assets") } == 0)
     }
 }

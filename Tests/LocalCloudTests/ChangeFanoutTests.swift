@@ -30,7 +30,7 @@ import Testing
         _ = try await bob.publicCloudDatabase.save(QuerySubscription(recordType: "Restaurant",
                                                                       predicate: Predicate(format: "type == %@", "Thai"),
                                                                       subscriptionID: "thai", options: Self.everything))
-        let store = try base.core.store()
+        let store = try await base.core.store()
         let start = try await alice.currentChangeToken()
         var inboxes: [NotificationInbox]? = [
             NotificationInbox(alice.notifications(since: start)),

@@ -9,8 +9,8 @@ import Testing
         let cloud = TestCloud()
         let container = cloud.container()
         for i in 0..<20 { _ = try await container.publicCloudDatabase.save(restaurant("R\(i)")) }
-        let store = try container.core.sqliteStore()
-        return try store.read { db in
+        let store = try await container.core.sqliteStore()
+        return try await store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
                 .map { $0["detail"] as String? ?? "" }.joined(separator: " | ")
         }

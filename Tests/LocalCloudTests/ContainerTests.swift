@@ -33,7 +33,7 @@ import Testing
             .compactMap { try? $0.1.get() }.first { $0["name"] as? String == "Bob's public" })
         #expect(bobsPublic.creatorUserRecordID?.recordName == "_bob")
         // Both containers share one pool on one file.
-        #expect(try alice.core.sqliteStore() === bob.core.sqliteStore())
+        await #expect(try alice.core.sqliteStore() === bob.core.sqliteStore())
     }
 
     @Test func noAccountMeansReadOnlyPublicAndNoPrivate() async throws {
@@ -106,8 +106,8 @@ import Testing
         saved["name"] = "logged again"
         _ = try await db.save(saved)
         try await db.deleteRecord(withID: saved.recordID)
-        let store = try container.core.sqliteStore()
-        let (mode, kinds, migrations) = try store.read { db in
+        let store = try await container.core.sqliteStore()
+        let (mode, kinds, migrations) = try await store.read { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"),
              try String.fetchAll(db, sql: "SELECT kind FROM change_log ORDER BY seq"),
              try SQLiteStore.migrator.appliedMigrations(db))

@@ -43,20 +43,21 @@ import Testing
 
     /// The plan lines of the SQL the store runs for the first page, and for the page after its
     /// cursor when there is one.
-    func plans(_ query: Query, pageSize: Int = 2) throws -> (first: [String], next: [String]?, fewMatches: Bool) {
-        let store = try container.core.sqliteStore()
+    func plans(_ query: Query, pageSize: Int = 2) async throws -> (first: [String], next: [String]?, fewMatches: Bool) {
+        let store = try await container.core.sqliteStore()
         let first = try QueryRequest(query: query, zoneID: .default, limit: pageSize, desiredKeys: nil)
-        let page = try store.queryRecords(first, context: database.context)
-        func lines(_ request: QueryRequest) throws -> ([String], Bool) {
-            let planned = try store.plannedQuery(request, context: database.context)
-            let lines = try store.read { db in
+        let page = try await store.queryRecords(first, context: database.context)
+        func lines(_ request: QueryRequest) async throws -> ([String], Bool) {
+            let planned = try await store.plannedQuery(request, context: database.context)
+            let lines = try await store.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + planned.plan.sql, arguments: planned.plan.arguments)
                     .map { $0["detail"] as String }
             }
             return (lines, planned.fewMatches)
         }
-        let (firstLines, few) = try lines(first)
-        let next = try page.cursor.map { try lines(QueryRequest(cursor: $0, limit: pageSize, desiredKeys: nil)).0 }
+        let (firstLines, few) = try await lines(first)
+        var next: [String]?
+        if let cursor = page.cursor { next = try await lines(QueryRequest(cursor: cursor, limit: pageSize, desiredKeys: nil)).0 }
         return (firstLines, next, few)
     }
 
@@ -72,10 +73,10 @@ import Testing
         return names
     }
 
-    func expectedNames(type: String, ascending: Bool) throws -> [String] {
-        let store = try container.core.sqliteStore()
+    func expectedNames(type: String, ascending: Bool) async throws -> [String] {
+        let store = try await container.core.sqliteStore()
         let direction = ascending ? "ASC" : "DESC"
-        return try store.read { db in
+        return try await store.read { db in
             try String.fetchAll(db, sql: """
                 SELECT json_extract(fields, '$."name".v') FROM records
                 WHERE record_type = 'Restaurant' AND json_extract(fields, '$."type".v') = ?
@@ -88,7 +89,7 @@ import Testing
     func rareValueSeeksTheFilterIndex(type: String) async throws {
         for ascending in [true, false] {
             let query = query(type: type, ascending: ascending)
-            let plans = try plans(query)
+            let plans = try await plans(query)
             #expect(plans.fewMatches)
             for lines in [plans.first] + (plans.next.map { [$0] } ?? []) {
                 let text = lines.joined(separator: "\n")
@@ -97,7 +98,7 @@ import Testing
             }
             #expect((type == "Ramen") == (plans.next != nil))
             let names = try await allNames(query, pageSize: 2)
-            #expect(names == (try expectedNames(type: type, ascending: ascending)))
+            await #expect(names == (try expectedNames(type: type, ascending: ascending)))
             #expect(names.count == (type == "Ramen" ? 3 : 0))
         }
     }
@@ -105,7 +106,7 @@ import Testing
     @Test func commonValueWalksTheSortIndex() async throws {
         for ascending in [true, false] {
             let query = query(type: "Cafe", ascending: ascending)
-            let plans = try plans(query)
+            let plans = try await plans(query)
             #expect(!plans.fewMatches)
             for lines in [plans.first, try #require(plans.next)] {
                 let text = lines.joined(separator: "\n")
@@ -113,7 +114,7 @@ import Testing
                 #expect(!text.contains("TEMP B-TREE"), "\(text)")
             }
             let names = try await allNames(query, pageSize: 100)
-            #expect(names == (try expectedNames(type: "Cafe", ascending: ascending)))
+            await #expect(names == (try expectedNames(type: "Cafe", ascending: ascending)))
             #expect(names.count == count / 2)
         }
     }
@@ -122,7 +123,7 @@ import Testing
     @Test func creationDateSortNeedsNoProbe() async throws {
         let query = Query(recordType: "Restaurant", predicate: Predicate(format: "type == %@", "Thai"))
         query.sortDescriptors = [SortDescriptor(key: "creationDate", ascending: false)]
-        let plans = try plans(query)
+        let plans = try await plans(query)
         #expect(!plans.fewMatches)
         #expect(plans.first.contains { $0.contains("INDEX lc_ix_fc_type (") }, "\(plans.first)")
     }

@@ -58,11 +58,11 @@ import Testing
         }
         let expected = Set((0..<writers).flatMap { w in (0..<perWriter).map { "p\(w)-\($0)" } })
         #expect(names == expected)
-        let creators = try reader.core.sqliteStore().read { db in
+        let creators = try await reader.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT DISTINCT created_by FROM records ORDER BY 1")
         }
         #expect(creators == ["_writer0", "_writer1", "_writer2", "_writer3"])
-        #expect(try reader.core.sqliteStore().invariantViolations() == [])
+        await #expect(try reader.core.sqliteStore().invariantViolations() == [])
     }
 
     @Test func killedWritersLoseNoAcknowledgedSaveAndLeaveNoDanglingAsset() async throws {
@@ -95,12 +95,12 @@ import Testing
                 #expect(FileManager.default.fileExists(atPath: url.path))
             }
         }
-        let store = try container.core.sqliteStore()
-        let (integrity, digests) = try store.read { db in
+        let store = try await container.core.sqliteStore()
+        let (integrity, digests) = try await store.read { db in
             (try String.fetchOne(db, sql: "PRAGMA integrity_check"), try String.fetchAll(db, sql: "SELECT DISTINCT digest FROM record_assets"))
         }
         #expect(integrity == "ok")
-        #expect(try store.invariantViolations() == [])
+        await #expect(try store.invariantViolations() == [])
         #expect(digests.count >= acknowledged.count)
         for digest in digests {
             #expect(FileManager.default.fileExists(atPath: store.assetURL(forDigest: digest)?.path ?? ""), "record points at missing asset \(digest)")

@@ -109,7 +109,7 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(try await t.names(!tags.containsAll(["tea", "cake"])) == t.except("Teakha"))
         #expect(try await t.names(tags.containsAll([])) == Self.all)
         #expect(try await t.names(!tags.containsAll([])).isEmpty)
-        if indexed { #expect(try t.container.core.sqliteStore().invariantViolations() == []) }
+        if indexed { await #expect(try t.container.core.sqliteStore().invariantViolations() == []) }
         #expect(try await t.names(tags.memberBeginsWith("ta")) == ["Teakha"])
         #expect(try await t.names(tags.memberBeginsWith("c")) == ["Café Deadend", "Teakha"])
         #expect(try await t.names(tags.memberBeginsWith("T")).isEmpty)
@@ -167,24 +167,24 @@ private typealias Predicate = LocalCloud.Predicate
     // MARK: Side table and plans
 
     /// The plan lines of `predicate`'s first page, compiled as the store compiles it.
-    fileprivate func plan(_ predicate: Predicate, sort: [LocalCloud.SortDescriptor] = []) throws -> [String] {
-        let store = try container.core.sqliteStore()
+    fileprivate func plan(_ predicate: Predicate, sort: [LocalCloud.SortDescriptor] = []) async throws -> [String] {
+        let store = try await container.core.sqliteStore()
         let query = Query(recordType: "Restaurant", predicate: predicate)
         query.sortDescriptors = sort
         let request = try QueryRequest(query: query, zoneID: .default, limit: 10, desiredKeys: nil)
-        let listIndexes = try store.read(SchemaIndexes.listIndexes)
-        let few = try store.read { try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, $0) }
+        let listIndexes = try await store.read(SchemaIndexes.listIndexes)
+        let few = try await store.read { try SQLQueryPlan.listMatchesFewRows(request.predicate, listIndexes: listIndexes, $0) }
         let plan = try SQLQueryPlan.compile(request, context: database.context, listIndexes: listIndexes, fewListMatches: few)
-        return try store.read { db in
+        return try await store.read { db in
             try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql, arguments: plan.arguments).map { $0["detail"] as String }
         }
     }
 
-    @Test func listComparatorsSeekTheSideTable() throws {
+    @Test func listComparatorsSeekTheSideTable() async throws {
         let tags = Predicate.field("tags")
         for predicate in [tags.contains("cake"), tags.containsAny(["cake", "wine"]), tags.containsAll(["tea", "cake"]),
                           tags.memberBeginsWith("ta"), !tags.containsAny(["cake", "wine"])] {
-            let lines = try plan(predicate)
+            let lines = try await plan(predicate)
             let text = lines.joined(separator: "\n")
             #expect(lines.contains { $0.hasPrefix("SEARCH lc_list_tags USING PRIMARY KEY (value") }, "\(predicate): \(text)")
             #expect(!text.contains("json_each"), "\(predicate): \(text)")
@@ -193,35 +193,35 @@ private typealias Predicate = LocalCloud.Predicate
 
     /// A sorted query walks the sort index and probes the side table, unless the side table
     /// says the match is rare: then it starts from the matches and sorts them.
-    @Test func aRareListMatchDrivesASortedPlan() throws {
+    @Test func aRareListMatchDrivesASortedPlan() async throws {
         let byName = [SortDescriptor(key: "name", ascending: true)]
-        let rare = try plan(Predicate.field("tags").contains("cake"), sort: byName)
+        let rare = try await plan(Predicate.field("tags").contains("cake"), sort: byName)
         #expect(rare.contains { $0.hasPrefix("SEARCH r ") && $0.contains("rowid=?") }, "\(rare)")
         #expect(rare.contains("USE TEMP B-TREE FOR ORDER BY"), "\(rare)")
         // Make "cake" common: more side-table rows than the probe's limit (records or not).
-        let store = try container.core.sqliteStore()
-        try store.write { db in
+        let store = try await container.core.sqliteStore()
+        try await store.write { db in
             for id in 0...SQLQueryPlan.fewListMatchesLimit {
                 try db.execute(sql: "INSERT INTO lc_list_tags (value, id) VALUES ('cake', ?)", arguments: [1_000_000 + id])
             }
             return ((), commit: true)
         }
-        let common = try plan(Predicate.field("tags").contains("cake"), sort: byName)
+        let common = try await plan(Predicate.field("tags").contains("cake"), sort: byName)
         #expect(common.contains { $0.contains("USING INDEX lc_ix_f_name") }, "\(common)")
         #expect(!common.contains("USE TEMP B-TREE FOR ORDER BY"), "\(common)")
         // ALL … IN is rare when any one of its values is.
-        let oneRare = try plan(Predicate.field("tags").containsAll(["cake", "tea"]), sort: byName)
+        let oneRare = try await plan(Predicate.field("tags").containsAll(["cake", "tea"]), sort: byName)
         #expect(oneRare.contains("USE TEMP B-TREE FOR ORDER BY"), "\(oneRare)")
-        try store.write { db in
+        try await store.write { db in
             try db.execute(sql: "DELETE FROM lc_list_tags WHERE id >= 1000000")
             return ((), commit: true)
         }
     }
 
-    @Test func prefixesSeekABoundedRange() throws {
-        let lines = try plan(Predicate.field("tags").memberBeginsWith("ta"))
+    @Test func prefixesSeekABoundedRange() async throws {
+        let lines = try await plan(Predicate.field("tags").memberBeginsWith("ta"))
         #expect(lines.contains { $0.contains("lc_list_tags USING PRIMARY KEY (value>? AND value<?)") }, "\(lines)")
-        let byName = try plan(Predicate.field("name").beginsWith("Caf"))
+        let byName = try await plan(Predicate.field("name").beginsWith("Caf"))
         #expect(byName.contains { $0.contains("USING INDEX lc_ix_f_name (scope=? AND owner=? AND zone=? AND record_type=? AND <expr>>? AND <expr><?)") }, "\(byName)")
         #expect(QuerySQL.prefixUpperBound("a") == "b")
         #expect(QuerySQL.prefixUpperBound("Café") == "Caf\u{EA}")
@@ -231,9 +231,9 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(QuerySQL.prefixUpperBound("") == nil)
     }
 
-    @Test func tokenComparatorsUseTheFullTextIndex() throws {
+    @Test func tokenComparatorsUseTheFullTextIndex() async throws {
         for predicate in [Predicate.textSearch("cafe"), Predicate.textSearch(anyOf: "cafe oyster")] {
-            let lines = try plan(predicate)
+            let lines = try await plan(predicate)
             let text = lines.joined(separator: "\n")
             #expect(lines.contains { $0.contains("records_fts VIRTUAL TABLE INDEX") }, "\(predicate): \(text)")
             #expect(!lines.contains { $0 == "SCAN r" || $0.hasPrefix("SCAN r ") }, "\(predicate): \(text)")
@@ -241,11 +241,11 @@ private typealias Predicate = LocalCloud.Predicate
     }
 
     @Test func sideTableFollowsSavesDeletesAndTheSchema() async throws {
-        let store = try container.core.sqliteStore()
-        func rows() throws -> [String] {
-            try store.read { try String.fetchAll($0, sql: "SELECT value || ':' || id FROM lc_list_tags ORDER BY value, id") }
+        let store = try await container.core.sqliteStore()
+        func rows() async throws -> [String] {
+            try await store.read { try String.fetchAll($0, sql: "SELECT value || ':' || id FROM lc_list_tags ORDER BY value, id") }
         }
-        #expect(try rows().count == 8)
+        await #expect(try rows().count == 8)
         var teakha = try await database.record(for: Record.ID(recordName: "r2"))
         teakha["tags"] = ["tea", "tea", "scones"]
         teakha = try await database.save(teakha)
@@ -256,14 +256,14 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(try await names(Predicate.field("tags").contains("tea")) == ["Homei"])
         _ = try await database.deleteRecord(withID: Record.ID(recordName: "r1"))
         #expect(try await names(Predicate.field("tags").contains("tea")).isEmpty)
-        #expect(try rows().count == 4)
-        #expect(try store.invariantViolations() == [])
+        await #expect(try rows().count == 4)
+        await #expect(try store.invariantViolations() == [])
         // Dropping QUERYABLE drops the table (and its triggers); a query then walks the lists.
         _ = try await container.updateSchema { try $0.setIndex(.queryable, false, type: "Restaurant", field: "tags") }
-        #expect(try store.read(SchemaIndexes.listIndexes).isEmpty)
-        let leftovers = try store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'lc_list%'") }
+        await #expect(try store.read(SchemaIndexes.listIndexes).isEmpty)
+        let leftovers = try await store.read { try String.fetchAll($0, sql: "SELECT name FROM sqlite_master WHERE name LIKE 'lc_list%'") }
         #expect(leftovers.isEmpty)
-        #expect(try plan(Predicate.field("tags").containsAny(["wine", "coffee"])).joined().contains("lc_list") == false)
+        await #expect(try plan(Predicate.field("tags").containsAny(["wine", "coffee"])).joined().contains("lc_list") == false)
     }
 
     @Test func subscriptionsMatchTheNewNodes() async throws {
@@ -282,11 +282,11 @@ private typealias Predicate = LocalCloud.Predicate
         #expect(inbox.notifications.compactMap { $0.recordID?.recordName } == ["Green", "Both"])
     }
 
-    @Test func aStoreFromBeforeSideTablesGetsThemWhenMigrated() throws {
-        let store = try container.core.sqliteStore()
-        let path = try store.read { try String.fetchOne($0, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? "" }
+    @Test func aStoreFromBeforeSideTablesGetsThemWhenMigrated() async throws {
+        let store = try await container.core.sqliteStore()
+        let path = try await store.read { try String.fetchOne($0, sql: "SELECT file FROM pragma_database_list WHERE name = 'main'") ?? "" }
         // As an older store left it: the schema says QUERYABLE, but no side table and no v4.
-        try store.write { db in
+        try await store.write { db in
             for suffix in ["_insert", "_update", "_delete"] { try db.execute(sql: "DROP TRIGGER lc_list_tags\(suffix)") }
             try db.execute(sql: "DROP TABLE lc_list_tags")
             try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v4: side tables of queryable lists'")
@@ -294,9 +294,9 @@ private typealias Predicate = LocalCloud.Predicate
         }
         let queue = try DatabaseQueue(path: path)
         try SQLiteStore.migrator.migrate(queue)
-        let rows = try queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM lc_list_tags") }
+        let rows = try await queue.read { try Int.fetchOne($0, sql: "SELECT COUNT(*) FROM lc_list_tags") }
         #expect(rows == 8)
-        #expect(try store.invariantViolations() == [])
+        await #expect(try store.invariantViolations() == [])
     }
 
     // MARK: Schema rules, text forms and cursors

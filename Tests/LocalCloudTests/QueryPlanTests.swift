@@ -46,16 +46,18 @@ import Testing
 
     /// The plan lines of the first page's SQL and of the SQL for the page after its cursor.
     func plans(_ query: Query, pageSize: Int = 2) async throws -> [[String]] {
-        let store = try container.core.sqliteStore()
+        let store = try await container.core.sqliteStore()
         let first = try QueryRequest(query: query, zoneID: .default, limit: pageSize, desiredKeys: nil)
-        let page = try store.queryRecords(first, context: database.context)
+        let page = try await store.queryRecords(first, context: database.context)
         let next = QueryRequest(cursor: try #require(page.cursor, "the query needs a second page"), limit: pageSize, desiredKeys: nil)
-        return try [first, next].map { request in
+        var plans: [[String]] = []
+        for request in [first, next] {
             let plan = try SQLQueryPlan.compile(request, context: database.context)
-            return try store.read { db in
+            plans.append(try await store.read { db in
                 try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql, arguments: plan.arguments).map { $0["detail"] as String }
-            }
+            })
         }
+        return plans
     }
 
     /// No full scan of `records` and no sort step.
@@ -83,8 +85,8 @@ import Testing
     }
 
     /// The same records straight from SQLite, for comparison.
-    func expectedNames(where condition: String = "1", orderBy: String) throws -> [String] {
-        try container.core.sqliteStore().read { db in
+    func expectedNames(where condition: String = "1", orderBy: String) async throws -> [String] {
+        try await container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT record_name FROM records WHERE record_type = 'Restaurant' AND (\(condition)) ORDER BY \(orderBy)")
         }
     }
@@ -97,7 +99,7 @@ import Testing
         #expect(plans[1].contains { $0.contains("rowid>?") }, "\(plans[1])")
 
         let (one, _) = try await database.records(matching: query, resultsLimit: 1)
-        let expected = try expectedNames(orderBy: "id")
+        let expected = try await expectedNames(orderBy: "id")
         #expect(one.map(\.0.recordName) == Array(expected.prefix(1)))
         let names = try await allNames(query)
         #expect(names == expected)
@@ -110,7 +112,7 @@ import Testing
         for lines in plans { expectIndexed(lines, using: "lc_ix_f_type") }
         #expect(plans[1].contains { $0.contains("rowid>?") }, "\(plans[1])")
         let names = try await allNames(query)
-        #expect(names == (try expectedNames(where: #"json_extract(fields, '$."type".v') = 'Tea'"#, orderBy: "id")))
+        await #expect(names == (try expectedNames(where: #"json_extract(fields, '$."type".v') = 'Tea'"#, orderBy: "id")))
         #expect(names.count > 30)
     }
 
@@ -123,7 +125,7 @@ import Testing
                 #expect(plans[1].contains { $0.contains(ascending ? "created_at>?" : "created_at<?") }, "\(plans[1])")
                 let direction = ascending ? "ASC" : "DESC"
                 let names = try await allNames(query, pageSize: 2)
-                #expect(names == (try expectedNames(where: #"json_extract(fields, '$."type".v') = '\#(type)'"#,
+                await #expect(names == (try expectedNames(where: #"json_extract(fields, '$."type".v') = '\#(type)'"#,
                                                     orderBy: "created_at \(direction), id \(direction)")))
                 #expect(type == "Ramen" ? names.count == 3 : names.count > 30)
             }
@@ -167,7 +169,7 @@ import Testing
             #expect(lines.contains { $0.contains("rowid=?") }, "\(lines)")
         }
         let names = try await allNames(query, pageSize: 2)
-        #expect(names == (try expectedNames(where: "record_name IN ('r0', 'r25', 'r50', 'r75', 'r100', 'r125')", orderBy: "id")))
+        await #expect(names == (try expectedNames(where: "record_name IN ('r0', 'r25', 'r50', 'r75', 'r100', 'r125')", orderBy: "id")))
         #expect(names.count == 6)
     }
 
@@ -181,7 +183,7 @@ import Testing
             #expect(!lines.contains { $0 == "SCAN r" || $0.hasPrefix("SCAN r ") }, "\(lines)")
         }
         let names = try await allNames(query, pageSize: 2)
-        #expect(names == (try expectedNames(where: "record_name IN ('r0', 'r25', 'r50', 'r75', 'r100', 'r125')",
+        await #expect(names == (try expectedNames(where: "record_name IN ('r0', 'r25', 'r50', 'r75', 'r100', 'r125')",
                                             orderBy: "created_at DESC, id DESC")))
     }
 
@@ -190,17 +192,17 @@ import Testing
         for lines in plans { expectIndexed(lines, using: "records_by_type_created") }
     }
 
-    @Test func queryMigrationIsRegisteredLast() throws {
+    @Test func queryMigrationIsRegisteredLast() async throws {
         // The sharing migration (an index of its own) may follow; the query ones keep their order.
         let identifiers = SQLiteStore.migrator.migrations.filter { $0 != "v-sharing: shares by type" }
         #expect(SQLiteStore.migrator.migrations.contains("v-sharing: shares by type"))
         #expect(identifiers.suffix(4) == ["v3: records by type in row order", "v4: side tables of queryable lists", "v5: full-text automerge 16",
                                           "v6: full-text segmented column and prefix index"])
-        let indexes = try container.core.sqliteStore().read { db in
+        let indexes = try await container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'records'")
         }
         #expect(indexes.contains("records_by_type"))
-        let automerge = try container.core.sqliteStore().read { db in
+        let automerge = try await container.core.sqliteStore().read { db in
             try Int.fetchOne(db, sql: "SELECT v FROM records_fts_config WHERE k = 'automerge'")
         }
         #expect(automerge == 16)

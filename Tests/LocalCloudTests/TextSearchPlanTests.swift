@@ -43,9 +43,9 @@ import Testing
         return try QueryRequest(query: query, zoneID: .default, limit: 5, desiredKeys: nil)
     }
 
-    func plan(_ request: QueryRequest) throws -> (large: Bool, lines: [String]) {
-        let store = try container.core.sqliteStore()
-        return try store.read { db in
+    func plan(_ request: QueryRequest) async throws -> (large: Bool, lines: [String]) {
+        let store = try await container.core.sqliteStore()
+        return try await store.read { db in
             let large = try SQLQueryPlan.textMatchIsLarge(request, db)
             let plan = try SQLQueryPlan.compile(request, context: database.context, largeTextMatch: large)
             let lines = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + plan.sql, arguments: plan.arguments).map { $0["detail"] as String }
@@ -65,8 +65,8 @@ import Testing
         return names
     }
 
-    func expected(_ condition: String) throws -> [String] {
-        try container.core.sqliteStore().read { db in
+    func expected(_ condition: String) async throws -> [String] {
+        try await container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: """
                 SELECT record_name FROM records WHERE record_type = 'Restaurant' AND \(condition) ORDER BY created_at DESC, id DESC
                 """)
@@ -74,21 +74,21 @@ import Testing
     }
 
     @Test func fewMatchesAreSoughtByRowID() async throws {
-        let (large, lines) = try plan(try request("noodles"))
+        let (large, lines) = try await plan(try request("noodles"))
         #expect(!large)
         #expect(lines.contains { $0.contains("USING INDEX records_by_type (") && $0.contains("rowid=?") }, "\(lines)")
         let names = try await allNames("noodles")
-        #expect(names == (try expected("fields LIKE '%noodles%'")))
+        await #expect(names == (try expected("fields LIKE '%noodles%'")))
         #expect(names.count == 8)
     }
 
     @Test func manyMatchesPageDownTheSortIndex() async throws {
-        let (large, lines) = try plan(try request("coffee"))
+        let (large, lines) = try await plan(try request("coffee"))
         #expect(large)
         #expect(lines.contains { $0.contains("INDEX records_by_type_created (") }, "\(lines)")
         #expect(!lines.joined().contains("TEMP B-TREE"), "no sort of every match: \(lines)")
         let names = try await allNames("COFFEE")
-        #expect(names == (try expected("fields LIKE '%coffee%'")))
+        await #expect(names == (try expected("fields LIKE '%coffee%'")))
         #expect(names.count == count - 8)
     }
 }

@@ -46,8 +46,8 @@ import Testing
         return names
     }
 
-    func expected(_ word: String) throws -> [String] {
-        try container.core.sqliteStore().read { db in
+    func expected(_ word: String) async throws -> [String] {
+        try await container.core.sqliteStore().read { db in
             try String.fetchAll(db, sql: """
                 SELECT record_name FROM records WHERE record_type = 'Restaurant' AND fields LIKE '%\(word)%'
                 ORDER BY created_at DESC, id DESC
@@ -58,7 +58,7 @@ import Testing
     @Test func inCreationOrder() async throws {
         for pageSize in [7, 200] {
             let names = try await names("tea", pageSize: pageSize)
-            #expect(names == (try expected("tea")))
+            await #expect(names == (try expected("tea")))
             #expect(names.count == 400)
         }
     }
@@ -66,8 +66,8 @@ import Testing
     @Test func outOfCreationOrder() async throws {
         // The middle "tea" records become the oldest of all: their high row IDs now sort last,
         // after the 150 oldest "tea" records, whose row IDs are below the window's floor.
-        let store = try container.core.sqliteStore()
-        let _: Void = try store.write { db in
+        let store = try await container.core.sqliteStore()
+        let _: Void = try await store.write { db in
             try db.execute(sql: """
                 UPDATE records SET created_at = created_at - 1000000 WHERE record_name IN (\((2000..<2100).map { "'r\($0)'" }.joined(separator: ",")))
                 """)
@@ -75,7 +75,7 @@ import Testing
         }
         for pageSize in [7, 200] {
             let names = try await names("tea", pageSize: pageSize)
-            #expect(names == (try expected("tea")), "page size \(pageSize)")
+            await #expect(names == (try expected("tea")), "page size \(pageSize)")
             #expect(names.count == 400)
             #expect(Array(names.suffix(100)) == (2000..<2100).reversed().map { "r\($0)" })
         }

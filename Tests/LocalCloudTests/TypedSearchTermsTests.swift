@@ -51,7 +51,7 @@ struct TypedSearchTermsTests {
             _ = try await container.publicCloudDatabase.save(record)
         }
         // Back to the full-text table of v5: the body alone, and no record of migration v6.
-        let file = try container.core.sqliteStore().fileURL
+        let file = try await container.core.sqliteStore().fileURL
         var configuration = Configuration()
         configuration.prepareDatabase { db in db.add(function: SQLiteStore.segmentedFunction) }
         let queue = try DatabaseQueue(path: file.path, configuration: configuration)
@@ -74,7 +74,7 @@ struct TypedSearchTermsTests {
         #expect(try await reopened.publicCloudDatabase.records(matching: query).matchResults.map(\.0.recordName) == ["ichiran"])
         let prefix = Query(recordType: "Restaurant", predicate: .textSearch(asTyped: "caf"))
         #expect(try await reopened.publicCloudDatabase.records(matching: prefix).matchResults.map(\.0.recordName) == ["cafe"])
-        let columns = try reopened.core.sqliteStore().read { db in
+        let columns = try await reopened.core.sqliteStore().read { db in
             try Row.fetchAll(db, sql: "PRAGMA table_info(records_fts)").map { $0["name"] as String }
         }
         #expect(columns == ["body", "segmented"])

@@ -20,7 +20,7 @@ import Testing
         }
         await #expect { try await db.record(for: record.recordID) } throws: { ($0 as? CloudError)?.code == .unknownItem }
         await #expect { try await db.save(record) } throws: { ($0 as? CloudError)?.code == .zoneNotFound }
-        #expect(try cloud.container().core.sqliteStore().invariantViolations() == [])
+        await #expect(try cloud.container().core.sqliteStore().invariantViolations() == [])
     }
 
     @Test func theDefaultZoneExistsEverywhereAndCannotBeDeleted() async throws {

@@ -43,14 +43,10 @@ package final class PostgresFixture: @unchecked Sendable {
     }
 
     /// The store behind a container of this fixture, for plans and internals.
-    ///
-    /// Opening migrates and waits on the pool, so it runs on a thread of its own, not the cooperative pool's.
     package func store(identifier: String = "iCloud.Test", environment: Container.Environment = .development,
                        node: Int = 1) async throws -> PostgresStore {
         var nodeURL = url
         if node == 2 { nodeURL.host = "localhost" }
-        return try await BlockingThread.run("open") { [nodeURL] in
-            try PostgresStore.open(url: nodeURL, containerIdentifier: identifier, environment: environment)
-        }
+        return try await PostgresStore.open(url: nodeURL, containerIdentifier: identifier, environment: environment)
     }
 }

@@ -4,6 +4,18 @@ import Foundation
 extension RemoteWire {
     /// The records of a `records/query` answer, in order; `record` turns each item into a record
     /// (the store also downloads its assets). An item the server refused throws its error.
+    static func pageRecords(_ answer: JSONValue, zoneID: RecordZone.ID, record: (JSONValue) throws -> Record) throws -> [Record] {
+        let items = answer["records"]?.arrayValue ?? []
+        var records: [Record] = []
+        records.reserveCapacity(items.count)
+        for item in items {
+            if let error = RemoteStore.itemError(item) { throw error }
+            records.append(try record(item))
+        }
+        return records
+    }
+
+    /// ``pageRecords(_:zoneID:record:)`` for a `record` that may fetch (the remote store's assets).
     static func pageRecords(_ answer: JSONValue, zoneID: RecordZone.ID, record: (JSONValue) async throws -> Record) async throws -> [Record] {
         let items = answer["records"]?.arrayValue ?? []
         var records: [Record] = []
@@ -22,14 +34,14 @@ extension RemoteWire {
     /// let records = try RemoteWire.decodePage(response.body, zoneID: .default)
     /// ```
     /// - Throws: `invalidArguments` when the bytes are not JSON, or the item's error.
-    package static func decodePage(_ bytes: [UInt8], zoneID: RecordZone.ID) async throws -> [Record] {
-        try await pageRecords(JSONValue.parse(bytes), zoneID: zoneID) { try serverRecord($0, zoneID: zoneID, assetFile: { _ in nil }) }
+    package static func decodePage(_ bytes: [UInt8], zoneID: RecordZone.ID) throws -> [Record] {
+        try pageRecords(JSONValue.parse(bytes), zoneID: zoneID) { try serverRecord($0, zoneID: zoneID, assetFile: { _ in nil }) }
     }
 
     /// The same through Foundation's `JSONDecoder`, as the remote store decoded a page before
     /// ``JSONParser`` read it: kept only as the benchmark's baseline.
-    package static func decodePageWithJSONDecoder(_ bytes: [UInt8], zoneID: RecordZone.ID) async throws -> [Record] {
+    package static func decodePageWithJSONDecoder(_ bytes: [UInt8], zoneID: RecordZone.ID) throws -> [Record] {
         let answer = try JSONDecoder().decode(JSONValue.self, from: Data(bytes))
-        return try await pageRecords(answer, zoneID: zoneID) { try serverRecord($0, zoneID: zoneID, assetFile: { _ in nil }) }
+        return try pageRecords(answer, zoneID: zoneID) { try serverRecord($0, zoneID: zoneID, assetFile: { _ in nil }) }
     }
 }

@@ -7,8 +7,8 @@ import Testing
 @Suite struct CloudDiscoverBackendChangesTests {
     @Test func otherUsersChangesArriveAndOwnSavesDoNot() async throws {
         let fixture = try CloudFixture()
-        let alice = fixture.backend(user: "alice")
-        let bob = fixture.backend(user: "bob")
+        let alice = await fixture.backend(user: "alice")
+        let bob = await fixture.backend(user: "bob")
         let received = Mutex<[RemoteChange]>([])
         let listening = Task {
             for await changes in alice.changes() { received.withLock { $0 += changes } }
@@ -43,18 +43,18 @@ import Testing
     @Test func withoutAnAccountTheChangeStreamFinishes() async throws {
         let fixture = try CloudFixture()
         var count = 0
-        for await _ in fixture.backend(user: nil).changes() { count += 1 }
+        for await _ in await fixture.backend(user: nil).changes() { count += 1 }
         #expect(count == 0)
     }
 
     @Test func seedingImportsTheSchemaSoOnlyTheCreatorMayDelete() async throws {
         let fixture = try CloudFixture()
-        let fresh = fixture.container(schema: false)
+        let fresh = await fixture.container(schema: false)
         #expect(try await fresh.schema().recordTypes["Restaurant"] == nil)
         #expect(try await fixture.seeder(fresh).seedIfNeeded() == .seeded(count: CloudFixture.sampleCount))
         #expect(try await fresh.schema().recordTypes["Restaurant"] != nil)
-        let alice = fixture.backend(user: "alice")
-        let bob = fixture.backend(user: "bob")
+        let alice = await fixture.backend(user: "alice")
+        let bob = await fixture.backend(user: "bob")
         let sample = try #require(try await alice.firstPage(limit: 1).restaurants.first)
         await #expect { try await bob.delete(id: sample.id) } throws: { error in
             let error = error as? DiscoverError

@@ -10,7 +10,7 @@ import Testing
 
     @Test func anEditKeepsTheRecordNameAndCreationDateAndReplacesThePhoto() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let added = try await backend.save(RestaurantDraft(name: "Cafe Tpyo", type: "Cafe", location: "Lyon", imagePath: Self.photo))
         let oldImage = try #require(try await backend.imageFile(forRecordName: added.id))
         let shown = try #require(try await backend.firstPage(limit: 5).restaurants.first)
@@ -45,11 +45,11 @@ import Testing
 
     @Test func anEditAgainstAnOlderVersionConflictsWithTheServersVersion() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         _ = try await backend.save(RestaurantDraft(name: "Cafe", type: "Cafe", location: "Lyon"))
         let shown = try #require(try await backend.firstPage(limit: 5).restaurants.first)
         // Another machine (a second container on the same store) edits it meanwhile.
-        let laptop = CloudDiscoverBackend(container: fixture.container(), temporaryDirectory: fixture.uploads)
+        let laptop = await CloudDiscoverBackend(container: fixture.container(), temporaryDirectory: fixture.uploads)
         _ = try await laptop.update(RestaurantEdit(original: shown, draft: RestaurantDraft(name: "From The Laptop", type: "Cafe", location: "Lyon")))
 
         let mine = RestaurantEdit(original: shown, draft: RestaurantDraft(name: "From The Screen", type: "Cafe", location: "Lyon"))
@@ -69,9 +69,9 @@ import Testing
 
     @Test func onlyTheCreatorMayEdit() async throws {
         let fixture = try CloudFixture()
-        let alice = fixture.backend()
+        let alice = await fixture.backend()
         _ = try await alice.save(RestaurantDraft(name: "Alice's", type: "Cafe", location: "Lyon"))
-        let bob = fixture.backend(user: "bob")
+        let bob = await fixture.backend(user: "bob")
         let shown = try #require(try await bob.firstPage(limit: 5).restaurants.first)
         await #expect(throws: DiscoverError.self) {
             _ = try await bob.update(RestaurantEdit(original: shown, draft: RestaurantDraft(name: "Bob's", type: "Cafe", location: "Lyon")))
@@ -81,7 +81,7 @@ import Testing
 
     @Test func theCommandLineFindsARestaurantByRecordNameOrName() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let first = try await backend.save(RestaurantDraft(name: "Café Déjà Vu", type: "Cafe", location: "Paris"))
         _ = try await backend.save(RestaurantDraft(name: "Twice", type: "Cafe", location: "Paris"))
         _ = try await backend.save(RestaurantDraft(name: "Twice", type: "Bar", location: "Lyon"))

@@ -12,7 +12,7 @@ import Testing
 
     @Test func caseAccentsAndCJK() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         #expect(try await names(backend, "cafe deja") == ["Café Déjà Vu"])
         #expect(try await names(backend, "CAFÉ DÉJÀ") == ["Café Déjà Vu"])
         #expect(try await names(backend, "拉麵") == ["拉麵 一番"])
@@ -29,7 +29,7 @@ import Testing
 
     @Test func everyLetterNarrowsTheList() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         var previous: Set<String>?
         for text in ["c", "ca", "caf", "cafe", "cafe d", "cafe de", "cafe deja", "cafe deja v"] {
             let found = Set(try await names(backend, text))
@@ -52,7 +52,7 @@ import Testing
 
     @Test func newestFirstAndPagedByCursor() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         await backend.seedOnce()
         for index in 0..<5 {
             _ = try await backend.save(RestaurantDraft(name: "Noodle \(index)", type: "Ramen", location: "Osaka"))
@@ -71,7 +71,7 @@ import Testing
                       "name == 'x'", "*", "NEAR(a b)", "^cafe", "cafe*", "''''"])
     func hostileTextIsSearchedForLiterally(text: String) async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         await backend.seedOnce()
         let saved = try await backend.save(RestaurantDraft(name: "Literal \(text) place", type: "Cafe", location: "Lyon"))
         let page = try await backend.search(text, limit: 50)

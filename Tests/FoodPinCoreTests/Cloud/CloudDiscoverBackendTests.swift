@@ -7,7 +7,7 @@ import Testing
 @Suite struct CloudDiscoverBackendTests {
     @Test func firstPageIsNewestFirstWithoutImageData() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         await backend.seedOnce()
         var added: [Restaurant] = []
         for name in ["First", "Second", "Third"] {
@@ -32,7 +32,7 @@ import Testing
 
     @Test func pagesFollowCursorsWithoutDuplicates() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         let all = try await backend.restaurants(limit: nil, includingImages: false)
         #expect(all.count == CloudFixture.sampleCount)
 
@@ -52,7 +52,7 @@ import Testing
 
     @Test func listWithImagesAttachesEachAssetFile() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         let listed = try await backend.restaurants(limit: 7, includingImages: true)
         #expect(listed.count == 7)
         for restaurant in listed {
@@ -65,7 +65,7 @@ import Testing
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
         let big = try await images.convert(["-size", "3000x2000", "plasma:"], to: "big.png")
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let saved = try await backend.save(RestaurantDraft(
             name: "Café Über 東京", type: "Fusion", location: "Berlin", phone: "+49 30 1234",
             description: "Two\nlines", imagePath: big.path))
@@ -89,7 +89,7 @@ import Testing
         let fixture = try CloudFixture()
         let images = try ImageFixtures()
         let photo = try await images.convert(["-size", "2000x1500", "plasma:"], to: "photo.jpg")
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let runs = Mutex(0)
         let saved = try await backend.save(
             RestaurantDraft(name: "Alongside", type: "T", location: "L", imagePath: photo.path),
@@ -112,7 +112,7 @@ import Testing
         let images = try ImageFixtures()
         let big = try await images.convert(["-size", "2000x1500", "plasma:"], to: "big.jpg")
         // The store refuses assets over 1 KB: the scaled JPEG is written, then the save fails.
-        let backend = fixture.backend(assetSizeLimit: 1024)
+        let backend = await fixture.backend(assetSizeLimit: 1024)
         await #expect { _ = try await backend.save(RestaurantDraft(name: "Big", type: "T", location: "L", imagePath: big.path)) }
             throws: { error in
                 let error = error as? DiscoverError
@@ -128,7 +128,7 @@ import Testing
         let good = try await images.convert(["-size", "400x300", "plasma:"], to: "good.jpg")
         let data = try Data(contentsOf: good)
         let corrupt = try images.write(data.prefix(data.count / 3) + Data(repeating: 0x42, count: 200), to: "corrupt.jpg")
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         await #expect { _ = try await backend.save(RestaurantDraft(name: "X", type: "T", location: "L", imagePath: corrupt.path)) }
             throws: { ($0 as? DiscoverError)?.field == .image }
         #expect(fixture.leftoverUploads.isEmpty)
@@ -137,7 +137,7 @@ import Testing
 
     @Test func invalidDraftsFailWithTheirField() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         await #expect { _ = try await backend.save(RestaurantDraft(name: "  ", type: "T", location: "L")) }
             throws: { ($0 as? DiscoverError)?.field == .name }
         await #expect { _ = try await backend.save(RestaurantDraft(name: "N", type: "T", location: "L", phone: "call me")) }
@@ -148,7 +148,7 @@ import Testing
 
     @Test func withoutAnAccountSavesFailAsPermissionErrors() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(user: nil)
+        let backend = await fixture.backend(user: nil)
         #expect(backend.currentUser == nil)
         await #expect { _ = try await backend.save(RestaurantDraft(name: "N", type: "T", location: "L")) }
             throws: { ($0 as? DiscoverError)?.code == .permissionDenied }
@@ -156,7 +156,7 @@ import Testing
 
     @Test func deleteRemovesTheRecord() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let saved = try await backend.save(RestaurantDraft(name: "Gone soon", type: "T", location: "L"))
         try await backend.delete(id: saved.id)
         #expect(try await backend.firstPage(limit: 10).restaurants.isEmpty)
@@ -180,7 +180,7 @@ import Testing
 
     @Test func invalidFieldsAreAllNamedInOneMessage() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         await #expect { _ = try await backend.save(RestaurantDraft(name: " ", type: "T", location: "L", phone: "call me")) }
             throws: { error in
                 let error = error as? DiscoverError
@@ -190,7 +190,7 @@ import Testing
 
     @Test func aPageLoadAndASaveFailingTogetherSayTheSameThing() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         let locked = CloudError(.serviceUnavailable, "database is locked")
         #expect(DiscoverError(locked, while: .loadFailed).message == DiscoverError(locked, while: .saveFailed).message)
         // Through the backend: a cursor from elsewhere is the page load's own DiscoverError, passed through.
@@ -200,7 +200,7 @@ import Testing
 
     @Test func userRecordNamesLoseTheirUnderscore() async throws {
         let fixture = try CloudFixture()
-        let container = fixture.container(user: "bob")
+        let container = await fixture.container(user: "bob")
         let id = try await container.userRecordID()
         #expect(RestaurantRecord.userName(fromRecordName: id.recordName) == "bob")
         #expect(RestaurantRecord.userName(fromRecordName: nil) == "")
@@ -208,7 +208,7 @@ import Testing
 
     @Test func thumbnailLoaderFetchesAndRendersRealSamples() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend(seeded: true)
+        let backend = await fixture.backend(seeded: true)
         let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
         let first = try #require(try await backend.firstPage(limit: 1).restaurants.first)
         let key = ThumbnailKey(recordID: first.id, size: .row)

@@ -26,10 +26,10 @@ final class CloudFixture {
 
     /// A container on the fixture's data directory; with `schema`, FoodPin's schema is in place
     /// first (queries need its indexes), as the seeder would leave it.
-    func container(user: String? = "alice", assetSizeLimit: Int64 = 50 * 1024 * 1024, schema: Bool = true) -> Container {
+    func container(user: String? = "alice", assetSizeLimit: Int64 = 50 * 1024 * 1024, schema: Bool = true) async -> Container {
         let container = Container(configuration: .init(dataDirectory: directory.appendingPathComponent("data", isDirectory: true),
                                                        user: user, assetSizeLimit: assetSizeLimit))
-        if schema { try? seeder(container).ensureSchema() }
+        if schema { try? await seeder(container).ensureSchema() }
         return container
     }
 
@@ -37,8 +37,8 @@ final class CloudFixture {
         SampleSeeder(container: container, assets: Self.assets)
     }
 
-    func backend(user: String? = "alice", seeded: Bool = false, assetSizeLimit: Int64 = 50 * 1024 * 1024) -> CloudDiscoverBackend {
-        let container = container(user: user, assetSizeLimit: assetSizeLimit)
+    func backend(user: String? = "alice", seeded: Bool = false, assetSizeLimit: Int64 = 50 * 1024 * 1024) async -> CloudDiscoverBackend {
+        let container = await container(user: user, assetSizeLimit: assetSizeLimit)
         return CloudDiscoverBackend(container: container, seeder: seeded ? seeder(container) : nil,
                                     temporaryDirectory: uploads)
     }

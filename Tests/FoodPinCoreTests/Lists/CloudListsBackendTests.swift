@@ -6,8 +6,8 @@ import Testing
 /// Lists on a real SQLite file shared by three users, as on one machine: save, share, accept,
 /// read-only refusals, removal.
 @Suite struct CloudListsBackendTests {
-    func lists(_ fixture: CloudFixture, user: String) -> CloudListsBackend {
-        let discover = fixture.backend(user: user, seeded: true)
+    func lists(_ fixture: CloudFixture, user: String) async -> CloudListsBackend {
+        let discover = await fixture.backend(user: user, seeded: true)
         return CloudListsBackend(container: discover.container, discover: discover, temporaryDirectory: fixture.uploads)
     }
 

@@ -18,7 +18,7 @@ import Testing
 
     @Test func seedingIsIdempotent() async throws {
         let fixture = try CloudFixture()
-        let seeder = fixture.seeder(fixture.container())
+        let seeder = await fixture.seeder(fixture.container())
         #expect(try await seeder.seedIfNeeded() == .seeded(count: CloudFixture.sampleCount))
         #expect(try await seeder.seedIfNeeded() == .alreadySeeded)
         // A second container on the same files (another process, say) sees the seed too.
@@ -31,7 +31,7 @@ import Testing
 
     @Test func aDatabaseWithRestaurantsIsNotSeeded() async throws {
         let fixture = try CloudFixture()
-        let backend = fixture.backend()
+        let backend = await fixture.backend()
         _ = try await backend.save(RestaurantDraft(name: "Mine", type: "T", location: "L"))
         #expect(try await fixture.seeder(fixture.container()).seedIfNeeded() == .alreadySeeded)
         #expect(try await backend.restaurants(limit: nil, includingImages: false).count == 1)
@@ -39,8 +39,8 @@ import Testing
 
     @Test func twoSeedersPastTheEmptyCheckStillMakeOneCopy() async throws {
         let fixture = try CloudFixture()
-        let alice = fixture.seeder(fixture.container(user: "alice"))
-        let bob = fixture.seeder(fixture.container(user: "bob"))
+        let alice = await fixture.seeder(fixture.container(user: "alice"))
+        let bob = await fixture.seeder(fixture.container(user: "bob"))
         // Both skip the "is it empty?" check, as two processes starting together would both pass it.
         async let first = alice.seed()
         async let second = bob.seed()

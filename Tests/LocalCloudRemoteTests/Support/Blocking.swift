@@ -3,20 +3,10 @@ import Testing
 import LocalCloud
 import Synchronization
 
-/// Runs blocking client code on its own thread, as the remote store's operation queues do,
-/// so the cooperative pool stays free for the in-process server.
-func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread {
-            continuation.resume(with: Result { try body() })
-        }
-    }
-}
-
 /// The CloudError `body` throws, or a test failure naming what it returned instead.
-func cloudError<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async -> CloudError? {
+func cloudError<T: Sendable>(_ body: @Sendable () async throws -> T) async -> CloudError? {
     do {
-        let value = try await offPool(body)
+        let value = try await body()
         Issue.record("expected a CloudError, got \(value)")
         return nil
     } catch let error as CloudError {

@@ -19,7 +19,7 @@ final class TestServer: Sendable {
     static func start(
         authenticator: any RequestAuthenticator = StaticAuthenticator(),
         logger: Logger? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        configure: (inout ServerConfiguration) async -> Void = { _ in }
     ) async throws -> TestServer {
         try await start(makeAuthenticator: { _ in authenticator }, logger: logger, configure: configure)
     }
@@ -30,7 +30,7 @@ final class TestServer: Sendable {
         now: @escaping @Sendable () -> Date = { Date() },
         throttle: SigninThrottle = SigninThrottle(),
         logger: Logger? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        configure: (inout ServerConfiguration) async -> Void = { _ in }
     ) async throws -> TestServer {
         try await start(makeAuthenticator: { configuration in
             TokenAuthenticator(store: SQLiteIdentityStore(dataDirectory: configuration.dataDirectory),
@@ -42,13 +42,13 @@ final class TestServer: Sendable {
     static func start(
         makeAuthenticator: (ServerConfiguration) -> any RequestAuthenticator,
         logger: Logger? = nil,
-        configure: (inout ServerConfiguration) -> Void = { _ in }
+        configure: (inout ServerConfiguration) async -> Void = { _ in }
     ) async throws -> TestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lcs-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(dataDirectory: directory)
         configuration.port = 0
-        configure(&configuration)
+        await configure(&configuration)
         let authenticator = makeAuthenticator(configuration)
         let logger = logger ?? {
             var logger = Logger(label: "test-server")
