@@ -46,7 +46,7 @@ extension SQLiteStore: ChangeLogStore {
         """
 
     func currentChangeToken() async throws -> ServerChangeToken {
-        try await read { [self] db in
+        try await read { db in
             ServerChangeToken(epoch: try ChangeLogMeta.read(db).epoch, sequence: try Self.lastSequence(db))
         }
     }
@@ -97,7 +97,7 @@ extension SQLiteStore: ChangeLogStore {
 
     func databaseChanges(since token: ServerChangeToken?, limit: Int, context: StoreContext) async throws -> DatabaseChangesPage {
         let limit = max(1, limit)
-        return try await read { [self] db in
+        return try await read { db in
             let meta = try ChangeLogMeta.read(db)
             try meta.check(token)
             let existing = Set(try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ?",
@@ -125,7 +125,7 @@ extension SQLiteStore: ChangeLogStore {
     }
 
     func compactChangeLog(throughSequence: Int64?, olderThan: Date?) async throws -> Int {
-        try await write { [self] db in
+        try await write { db in
             var upTo = throughSequence ?? 0
             if let olderThan {
                 upTo = max(upTo, try Int64.fetchOne(db, sql: "SELECT MAX(seq) FROM change_log WHERE at < ?",

@@ -3,11 +3,11 @@ import GRDB
 
 extension SQLiteStore: SchemaStore {
     func loadSchema() async throws -> Schema {
-        try await read { [self] db in try SchemaStorage.load(db).schema }
+        try await read { db in try SchemaStorage.load(db).schema }
     }
 
     func updateSchema(rebuildingSearch: Bool, _ change: @escaping @Sendable (Schema) throws -> Schema?) async throws -> Schema {
-        try await write { [self] db in
+        try await write { db in
             let current = try SchemaStorage.load(db).schema
             guard let next = try change(current), next != current else { return (current, commit: false) }
             try SchemaStorage.save(next, db, rebuildingSearch: rebuildingSearch)
@@ -16,7 +16,7 @@ extension SQLiteStore: SchemaStore {
     }
 
     func resetAll() async throws {
-        try await write { [self] db in
+        try await write { db in
             let tables = try Row.fetchAll(db, sql: "SELECT name, sql FROM sqlite_master WHERE type = 'table'")
             let virtual = tables.compactMap { row -> String? in
                 let sql: String = row["sql"] ?? ""

@@ -4,7 +4,7 @@ import GRDB
 extension SQLiteStore: ShareCatalog {
     /// Every share of every user's private database: a few rows, found through a partial index.
     func storedShares() async throws -> [StoredShare] {
-        try await read { [self] db in try Self.storedShares(db) }
+        try await read { db in try Self.storedShares(db) }
     }
 
     /// The shares, read on an open connection (the change reader's). Shares hold no assets.

@@ -35,7 +35,7 @@ extension SQLiteStore {
     }
 
     func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
-        try await read { [self] db in
+        try await read { db in
             let names = try String.fetchAll(db, sql: "SELECT zone_name FROM zones WHERE scope = ? AND owner = ? ORDER BY zone_name",
                                             arguments: [context.scope.rawValue, context.owner])
             return RecordZone.lookup(ids, existing: Set(names + [RecordZone.ID.defaultZoneName]), scope: context.scope)

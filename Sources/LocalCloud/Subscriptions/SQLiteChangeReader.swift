@@ -8,7 +8,7 @@ extension SQLiteStore: ChangeFeed {
     }
 
     func changeLogIsComplete(afterSequence sequence: Int64) async throws -> Bool {
-        try await read { [self] db in try ChangeLogMeta.read(db).floor <= sequence }
+        try await read { db in try ChangeLogMeta.read(db).floor <= sequence }
     }
 }
 

@@ -54,7 +54,7 @@ extension SQLiteStore: SubscriptionStore {
 
     func fetchSubscriptions(_ ids: [String]?, context: StoreContext) async throws -> [String: Result<Subscription, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        return try await read { [self] db in
+        return try await read { db in
             let rows = try SubscriptionRow.fetchAll(db, subscriber: subscriber, scope: context.scope)
             var byID: [String: Result<Subscription, CloudError>] = [:]
             for row in rows { byID[row.subscriptionID] = Result { try row.subscription() }.mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") } }
@@ -69,7 +69,7 @@ extension SQLiteStore: SubscriptionStore {
 
     func deleteSubscriptions(_ ids: [String], context: StoreContext) async throws -> [String: Result<Void, CloudError>] {
         let subscriber = try Self.subscriber(context)
-        return try await write { [self] db in
+        return try await write { db in
             var results: [String: Result<Void, CloudError>] = [:]
             for id in ids {
                 try db.execute(sql: "DELETE FROM subscriptions WHERE subscriber = ? AND scope = ? AND subscription_id = ?",

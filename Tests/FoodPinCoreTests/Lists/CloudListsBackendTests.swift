@@ -13,7 +13,7 @@ import Testing
 
     @Test func saveMakesAListWithEntriesThatKeepWhatTheRowShows() async throws {
         let fixture = try CloudFixture()
-        let alice = lists(fixture, user: "alice")
+        let alice = await lists(fixture, user: "alice")
         _ = try await alice.discover.firstPage(limit: 1)   // seeds the samples
         let first = try await alice.save(restaurantNamed: "Café Déjà Vu", toList: "Friday")
         #expect(first.list.name == "Friday" && first.list.count == 1 && !first.alreadyThere)
@@ -41,9 +41,9 @@ import Testing
 
     @Test func sharingAcceptingReadOnlyAndRemoval() async throws {
         let fixture = try CloudFixture()
-        let alice = lists(fixture, user: "alice")
-        let bob = lists(fixture, user: "bob")
-        let carol = lists(fixture, user: "carol")
+        let alice = await lists(fixture, user: "alice")
+        let bob = await lists(fixture, user: "bob")
+        let carol = await lists(fixture, user: "carol")
         _ = try await alice.discover.firstPage(limit: 1)
         for name in ["Café Déjà Vu", "Sushi Kaze", "Green Bowl"] { _ = try await alice.save(restaurantNamed: name, toList: "Friday") }
 
