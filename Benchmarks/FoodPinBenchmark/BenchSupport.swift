@@ -13,6 +13,13 @@ enum Bench {
         return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
 
+    /// ``milliseconds(_:)`` of async work.
+    static func milliseconds(_ body: () async throws -> Void) async rethrows -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        try await body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+
     /// Wall and CPU (user + system, this process and its reaped children) time of `body`, in ms.
     /// CPU time is what the work costs when other processes share the cores.
     static func measure(_ body: () throws -> Void) rethrows -> (wall: Double, cpu: Double) {

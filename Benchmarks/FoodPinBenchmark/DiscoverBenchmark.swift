@@ -41,16 +41,16 @@ struct DiscoverBenchmark {
         return number
     }
 
-    func run() throws {
+    func run() async throws {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("foodpin-bench-discover-\(rows)", isDirectory: true)
         guard let assets = SampleAssets.locate() else { throw Bench.Failure(description: "Assets/ not found; set FOODPIN_ASSETS") }
         let configuration = Container.Configuration(dataDirectory: directory, user: "bench")
-        try DiscoverData(directory: directory, configuration: configuration, assets: assets, rows: rows).prepare()
+        try await DiscoverData(directory: directory, configuration: configuration, assets: assets, rows: rows).prepare()
 
         print("Discover screen, \(rows) restaurants in \(directory.path)")
-        try measureFirstRows(configuration, assets: assets)
-        try measureThumbnails(configuration)
+        try await measureFirstRows(configuration, assets: assets)
+        try await measureThumbnails(configuration)
         try measureFrames(configuration)
         var usage = rusage()
         getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
@@ -75,7 +75,7 @@ struct DiscoverBenchmark {
 
     // MARK: Launch to first rows
 
-    private func measureFirstRows(_ configuration: Container.Configuration, assets: URL) throws {
+    private func measureFirstRows(_ configuration: Container.Configuration, assets: URL) async throws {
         var times: [Double] = []
         for _ in 0..<5 {
             let inbox = Inbox()
@@ -99,23 +99,23 @@ struct DiscoverBenchmark {
         let container = Container(configuration: configuration)
         let backend = CloudDiscoverBackend(container: container)
         let seeder = SampleSeeder(container: container, assets: assets)
-        let open = try Bench.milliseconds { _ = try runBlocking { try await backend.firstPage(limit: 1) } }
-        let check = try Bench.milliseconds { _ = try runBlocking { try await seeder.seedIfNeeded() } }
-        let query = try Bench.milliseconds { _ = try runBlocking { try await backend.firstPage(limit: 50) } }
+        let open = try await Bench.milliseconds { _ = try await backend.firstPage(limit: 1) }
+        let check = try await Bench.milliseconds { _ = try await seeder.seedIfNeeded() }
+        let query = try await Bench.milliseconds { _ = try await backend.firstPage(limit: 50) }
         print(String(format: "  breakdown: open + first call %.1f ms, seeded check %.1f ms, first page of 50 %.1f ms",
                      open, check, query))
     }
 
     // MARK: Thumbnails
 
-    private func measureThumbnails(_ configuration: Container.Configuration) throws {
+    private func measureThumbnails(_ configuration: Container.Configuration) async throws {
         let container = Container(configuration: configuration)
         let backend = CloudDiscoverBackend(container: container)
-        let ids = try runBlocking { try await backend.firstPage(limit: 100).restaurants.map(\.id) }
+        let ids = try await backend.firstPage(limit: 100).restaurants.map(\.id)
         let loader = backend.thumbnailLoader(renderer: ThumbnailRenderer(colorMode: .colors256))
         let size = ThumbnailSize.row
         // libvips' and libchafa's one-time start-up, paid once per process, not per screen.
-        _ = try runBlocking { await loader.thumbnail(for: ThumbnailKey(recordID: ids[99], size: size)) }
+        _ = await loader.thumbnail(for: ThumbnailKey(recordID: ids[99], size: size))
 
         let screen = Array(ids[0..<24]).map { ThumbnailKey(recordID: $0, size: size) }
         let done = DispatchSemaphore(value: 0)
@@ -142,11 +142,11 @@ struct DiscoverBenchmark {
         var renderOnly: [Double] = []
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         for id in ids[24..<72] {
-            oneByOne.append(try Bench.milliseconds {
-                _ = try runBlocking { await loader.thumbnail(for: ThumbnailKey(recordID: id, size: size)) }
+            oneByOne.append(try await Bench.milliseconds {
+                _ = await loader.thumbnail(for: ThumbnailKey(recordID: id, size: size))
             })
             var file: URL?
-            fetchOnly.append(try Bench.milliseconds { file = try runBlocking { try await backend.imageFile(forRecordName: id) } })
+            fetchOnly.append(try await Bench.milliseconds { file = try await backend.imageFile(forRecordName: id) })
             if let file {
                 renderOnly.append(try Bench.milliseconds {
                     _ = try renderer.render(fileAt: file, in: CellBox(columns: size.columns, rows: size.rows))
@@ -155,7 +155,7 @@ struct DiscoverBenchmark {
         }
         var cached: [Double] = []
         for key in screen {
-            cached.append(try Bench.milliseconds { _ = try runBlocking { await loader.thumbnail(for: key) } })
+            cached.append(try await Bench.milliseconds { _ = await loader.thumbnail(for: key) })
         }
         print(String(format: "thumbnails, 24-row screen cold (24 loads at once): %.1f ms wall, %.1f ms CPU (target ≤100 ms)",
                      screenTime.wall, screenTime.cpu))

@@ -12,7 +12,7 @@ struct DiscoverData {
 
     private var marker: URL { directory.appendingPathComponent("bench-rows.txt") }
 
-    func prepare() throws {
+    func prepare() async throws {
         let complete = "\(rows) with schema, sample names\n"
         if (try? String(contentsOf: marker, encoding: .utf8)) == complete { return }
         try? FileManager.default.removeItem(at: directory)
@@ -22,7 +22,7 @@ struct DiscoverData {
         let container = Container(configuration: configuration)
         let database = container.publicCloudDatabase
         // FoodPin's schema first, as a first run sets it up: queries need its indexes.
-        try SampleSeeder(container: container, assets: assets).ensureSchema()
+        try await SampleSeeder(container: container, assets: assets).ensureSchema()
         let batch = ModifyRecordsOperation.maximumItems
         let started = DispatchTime.now().uptimeNanoseconds
         for start in stride(from: 0, to: rows, by: batch) {
@@ -39,9 +39,7 @@ struct DiscoverData {
                 record["image"] = Asset(fileURL: pictures[index % pictures.count])
                 return record
             }
-            let results = try runBlocking {
-                try await database.modifyRecords(saving: records, deleting: [], savePolicy: .allKeys, atomically: true).saveResults
-            }
+            let results = try await database.modifyRecords(saving: records, deleting: [], savePolicy: .allKeys, atomically: true).saveResults
             if let failure = results.values.first(where: { if case .failure = $0 { true } else { false } }), case .failure(let error) = failure {
                 throw error
             }

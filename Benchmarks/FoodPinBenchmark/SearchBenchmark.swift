@@ -51,12 +51,12 @@ struct SearchBenchmark {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let directory = dataDirectory ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("foodpin-bench-discover-\(rows)", isDirectory: true)
         guard let assets = SampleAssets.locate() else { throw Bench.Failure(description: "Assets/ not found; set FOODPIN_ASSETS") }
         let configuration = Container.Configuration(dataDirectory: directory, user: "bench")
-        try DiscoverData(directory: directory, configuration: configuration, assets: assets, rows: rows).prepare()
+        try await DiscoverData(directory: directory, configuration: configuration, assets: assets, rows: rows).prepare()
         var server: LocalServer?
         var clientConfiguration = configuration
         if remote {

@@ -18,9 +18,9 @@ do {
     case "render":
         try RenderCommand(arguments: Array(arguments.dropFirst())).run()
     case "discover":
-        try DiscoverBenchmark(arguments: Array(arguments.dropFirst())).run()
+        try await DiscoverBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "search":
-        try SearchBenchmark(arguments: Array(arguments.dropFirst())).run()
+        try await SearchBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "images":
         try ImagesBenchmark(arguments: Array(arguments.dropFirst())).run()
     case "-h", "--help", "help":

@@ -126,10 +126,10 @@ import Testing
             .distance(.field("location"), Location(latitude: 0, longitude: 0), .equal, kilometres: 1),
             .listContains(.creationDate, .string("x")),
         ] {
-            #expect { try names(node) } throws: { ($0 as? CloudError)?.code == .invalidArguments }
+            await #expect { try await names(node) } throws: { ($0 as? CloudError)?.code == .invalidArguments }
         }
         await #expect(try names(.truePredicate).count == 5)
-        #expect { try names(.truePredicate, sort: [QuerySortKey(key: "bad key", ascending: true)]) } throws: {
+        await #expect { try await names(.truePredicate, sort: [QuerySortKey(key: "bad key", ascending: true)]) } throws: {
             ($0 as? CloudError)?.code == .invalidArguments
         }
     }

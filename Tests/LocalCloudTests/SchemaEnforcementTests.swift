@@ -74,7 +74,7 @@ import Testing
         #expect(try await production.statistics().recordCounts.map(\.count) == [1])
         #expect(try await container().statistics().recordCounts.map(\.count) == [1])
         // The production schema only changes by deploy.
-        #expect(throws: CloudError.self) { try production.updateSchema { try $0.setIndex(.queryable, true, type: "Restaurant", field: "name") } }
+        await #expect(throws: CloudError.self) { try await production.updateSchema { try $0.setIndex(.queryable, true, type: "Restaurant", field: "name") } }
     }
 
     @Test func deployRefusesADestructiveChangeAndKeepsProduction() async throws {

@@ -54,7 +54,7 @@ import Testing
         let fixture = try CloudFixture()
         let outcomes = try await withThrowingTaskGroup(of: SampleSeeder.Outcome.self) { group in
             for user in 0..<6 {
-                let seeder = fixture.seeder(fixture.container(user: "user\(user)"))
+                let seeder = await fixture.seeder(fixture.container(user: "user\(user)"))
                 group.addTask { try await seeder.seedIfNeeded() }
             }
             return try await group.reduce(into: []) { $0.append($1) }
