@@ -35,21 +35,28 @@ struct TokenConsoleTests {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = ["--data-dir", server.dataDirectory.path, "--container", server.container] + arguments
-        let out = Pipe(), err = Pipe()
+        // Files, not pipes: a pipe's write end inherited by another test's child (spawned at the
+        // same moment) would keep its EOF from ever coming.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
+        let outURL = scratch.appendingPathExtension("out"), errURL = scratch.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
         process.standardOutput = out
         process.standardError = err
         let input = Pipe()
         process.standardInput = stdin == nil ? FileHandle.nullDevice : input
         try process.run()
+        try out.close()
+        try err.close()
         if let stdin {
             input.fileHandleForWriting.write(Data(stdin.utf8))
             try input.fileHandleForWriting.close()
         }
-        // Read both pipes to the end and wait for the exit on threads of their own, not the pool's.
-        async let stdout = BlockingThread.run("stdout") { out.fileHandleForReading.readDataToEndOfFile() }
-        async let stderr = BlockingThread.run("stderr") { err.fileHandleForReading.readDataToEndOfFile() }
-        let (outData, errData) = await (stdout, stderr)
+        // The exit is awaited on a thread of its own, not the pool's.
         await BlockingThread.run("localcloud") { process.waitUntilExit() }
+        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
         return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
     }

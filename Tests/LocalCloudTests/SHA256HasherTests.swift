@@ -50,11 +50,16 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["sha256sum", path]
-            let output = Pipe()
+            // A file, not a pipe: a pipe's write end inherited by another test's child would keep its EOF away.
+            let outURL = URL(fileURLWithPath: path + ".sum")
+            FileManager.default.createFile(atPath: outURL.path, contents: nil)
+            defer { try? FileManager.default.removeItem(at: outURL) }
+            let output = try FileHandle(forWritingTo: outURL)
             process.standardOutput = output
             try process.run()
-            let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            try output.close()
             process.waitUntilExit()
+            let printed = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
             return (process.terminationStatus, printed)
         }
         #expect(status == 0)

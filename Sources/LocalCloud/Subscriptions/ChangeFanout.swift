@@ -137,7 +137,6 @@ final class ChangeFanout: Sendable {
             if closed { return }
             do {
                 let batches = try await reader.notifications(for: listeners.map(\.position), force: force || failed)
-                if ProcessInfo.processInfo.environment["LC_DEBUG_FANOUT"] != nil { FileHandle.standardError.write("FANOUT \(ObjectIdentifier(self)) read \(listeners.map(\.position.after)) -> \(batches.mapValues { ($0.through, $0.notifications.count) })\n".data(using: .utf8)!) }
                 failed = false
                 for listener in listeners {
                     guard let batch = batches[listener.position.id] else { continue }
@@ -150,7 +149,6 @@ final class ChangeFanout: Sendable {
                     }
                 }
             } catch {
-                if ProcessInfo.processInfo.environment["LC_DEBUG_FANOUT"] != nil { FileHandle.standardError.write("FANOUT \(ObjectIdentifier(self)) error \(error)\n".data(using: .utf8)!) }
                 // A checkpoint, a busy file, a dropped connection: retried soon from the same positions.
                 failed = true
             }

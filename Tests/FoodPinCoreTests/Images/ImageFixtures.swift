@@ -40,14 +40,21 @@ final class ImageFixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
-        let output = Pipe()
-        let errors = Pipe()
+        // Files, not pipes: a pipe's write end inherited by another test's child (spawned at the
+        // same moment) would keep its EOF from ever coming.
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(tool)-\(UUID().uuidString)")
+        let outURL = scratch.appendingPathExtension("out"), errURL = scratch.appendingPathExtension("err")
+        FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
+        let output = try FileHandle(forWritingTo: outURL), errors = try FileHandle(forWritingTo: errURL)
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+        try output.close()
+        try errors.close()
         process.waitUntilExit()
+        let data = try Data(contentsOf: outURL), errorData = try Data(contentsOf: errURL)
         guard process.terminationStatus == 0 else {
             throw FixtureError(
                 "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
