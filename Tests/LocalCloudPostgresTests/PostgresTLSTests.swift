@@ -122,8 +122,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CloudError(.internalError, "openssl req failed") }
+        guard BlockingThread.waitForExitNow(process).succeeded else { throw CloudError(.internalError, "openssl req failed") }
         return (try String(contentsOfFile: directory + "/cert.pem", encoding: .utf8),
                 try String(contentsOfFile: directory + "/key.pem", encoding: .utf8))
     }

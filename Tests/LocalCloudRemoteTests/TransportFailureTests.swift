@@ -143,8 +143,7 @@ struct TransportFailureTests {
         openssl.standardError = FileHandle.nullDevice
         openssl.standardOutput = FileHandle.nullDevice
         try openssl.run()
-        await BlockingThread.run("openssl") { openssl.waitUntilExit() }
-        try #require(openssl.terminationStatus == 0, "openssl made a test certificate")
+        try #require(await BlockingThread.waitForExit(openssl).succeeded, "openssl made a test certificate")
 
         let server = try await RemoteTestServer.start(tls: (certificate, key))
         defer { server.removeData() }

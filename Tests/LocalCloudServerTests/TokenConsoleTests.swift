@@ -55,9 +55,9 @@ struct TokenConsoleTests {
             try input.fileHandleForWriting.close()
         }
         // The exit is awaited on a thread of its own, not the pool's.
-        await BlockingThread.run("localcloud") { process.waitUntilExit() }
+        let exit = await BlockingThread.waitForExit(process)
         let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+        return Run(status: exit.status, stdout: String(decoding: outData, as: UTF8.self),
                    stderr: String(decoding: errData, as: UTF8.self))
     }
 
@@ -185,8 +185,7 @@ struct TokenConsoleTests {
         #expect(await waitFor("Repeat the password: "))
         input.fileHandleForWriting.write(Data("tty-secret\n".utf8))
         #expect(await waitFor("Added user carol"), "\(transcript())")
-        await BlockingThread.run("script") { process.waitUntilExit() }
-        #expect(process.terminationStatus == 0)
+        #expect(await BlockingThread.waitForExit(process).succeeded)
         #expect(!transcript().contains("tty-secret"), "the password is not echoed: \(transcript())")
         #expect(try await server.signin("carol", password: "tty-secret").status == 200)
     }

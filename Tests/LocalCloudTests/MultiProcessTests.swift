@@ -78,8 +78,7 @@ import Testing
                 ((try? String(contentsOf: ackFile, encoding: .utf8)) ?? "").split(separator: "\n").count >= target
             })
             kill(process.processIdentifier, SIGKILL)
-            await BlockingThread.run("reap") { process.waitUntilExit() }
-            #expect(process.terminationReason == .uncaughtSignal)
+            #expect(await BlockingThread.waitForExit(process).signal != nil)
         }
         let acknowledged = try String(contentsOf: ackFile, encoding: .utf8).split(separator: "\n").map(String.init)
         #expect(acknowledged.count >= 45)

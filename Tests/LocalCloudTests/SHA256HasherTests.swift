@@ -58,9 +58,9 @@ import Testing
             process.standardOutput = output
             try process.run()
             try output.close()
-            process.waitUntilExit()
+            let exit = BlockingThread.waitForExitNow(process)
             let printed = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
-            return (process.terminationStatus, printed)
+            return (exit.status, printed)
         }
         #expect(status == 0)
         #expect(printed.split(separator: " ").first.map(String.init) == streamed)

@@ -14,8 +14,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/convert")
             process.arguments = ["-size", "8x8", "xc:red", dir.appendingPathComponent("red.\(ext)").path]
             try process.run()
-            await BlockingThread.run("convert") { process.waitUntilExit() }
-            #expect(process.terminationStatus == 0)
+            #expect(await BlockingThread.waitForExit(process).succeeded)
             #expect(ImageProbe.problem(with: dir.appendingPathComponent("red.\(ext)").path) == nil)
         }
         let text = dir.appendingPathComponent("notes.txt")

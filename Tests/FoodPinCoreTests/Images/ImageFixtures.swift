@@ -53,11 +53,11 @@ final class ImageFixtures {
         try process.run()
         try output.close()
         try errors.close()
-        process.waitUntilExit()
+        let exit = BlockingThread.waitForExitNow(process)
         let data = try Data(contentsOf: outURL), errorData = try Data(contentsOf: errURL)
-        guard process.terminationStatus == 0 else {
+        guard exit.succeeded else {
             throw FixtureError(
-                "\(tool) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
+                "\(tool) \(arguments.joined(separator: " ")) exited \(exit.status): "
                     + String(decoding: errorData, as: UTF8.self))
         }
         return String(decoding: data, as: UTF8.self)
