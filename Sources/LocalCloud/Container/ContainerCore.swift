@@ -56,8 +56,11 @@ final class ContainerCore: Sendable {
     /// The embedded or remote store (both local files to open), opened on this thread if need be.
     /// - Throws: `internalError` for a store that comes from an opener (PostgreSQL): it opens only through ``store()``.
     func localStore() throws -> any CloudStore {
-        try slot.opened.withLock { opened in
-            if let opened { return opened }
+        if let opened = slot.opened.withLock({ $0 }) { return opened }
+        // One opener at a time, outside `opened`'s lock: a caller that only reads it never waits
+        // behind a migration.
+        return try slot.openLock.withLock { _ in
+            if let opened = slot.opened.withLock({ $0 }) { return opened }
             let store: any CloudStore
             if configuration.storeOpener != nil {
                 throw CloudError(.internalError, "This container's store opens asynchronously")
@@ -69,7 +72,7 @@ final class ContainerCore: Sendable {
                     accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes),
                     clock: configuration.clock)
             }
-            opened = store
+            slot.opened.withLock { $0 = store }
             return store
         }
     }
@@ -106,6 +109,8 @@ final class ContainerCore: Sendable {
 /// The one open store of a container, however many users act on it.
 private final class StoreSlot: Sendable {
     let opened = Mutex<(any CloudStore)?>(nil)
+    /// Held while a local store opens (on a blocking thread), so it opens once.
+    let openLock = Mutex<Void>(())
     /// The open in progress, which concurrent first calls share.
     let opening = Mutex<Task<any CloudStore, any Error>?>(nil)
     let shareCache = ShareCatalogCache()
