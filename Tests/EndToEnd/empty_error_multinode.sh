@@ -75,7 +75,7 @@ QUERY='{"query":{"recordType":"Restaurant"},"resultsLimit":5}'
 query_ok() { [ "$(curl -s -o /dev/null -w '%{http_code}' -X POST --data "$QUERY" "$1/database/1/$C/development/public/records/query?ckAPIToken=$API")" = 200 ]; }
 wait_until 30 query_ok "$LB" || fail "nginx does not answer a query"
 as_alice=(env XDG_CONFIG_HOME="$TMP/alice/config" LOCALCLOUD_HOME="$TMP/alice/data" LOCALCLOUD_USER=alice)
-printf 'alice-secret\n' | "${as_alice[@]}" "$E2E_BIN" login "$LB" --api-token "$API" --user alice --password-stdin </dev/null >/dev/null \
+printf 'alice-secret\n' | "${as_alice[@]}" "$E2E_BIN" login "$LB" --api-token "$API" --user alice --password-stdin >/dev/null \
   || fail "alice's login through nginx"
 pass "two PostgreSQL-backed nodes behind nginx (least_conn, proxy_next_upstream error timeout); alice signed in through nginx"
 
