@@ -13,7 +13,8 @@
 // - commit → event: from the record's `created.timestamp` (taken in the save's transaction, ms
 //   resolution, same machine's wall clock) to the event arriving.
 // And what the open streams cost the node: its resident memory (VmRSS) and open descriptors
-// (/proc/PID/fd) before the first stream and once all are open and idle, per stream.
+// (/proc/PID/fd) once every subscription is saved but before the first stream opens, and once all
+// are open and idle, per stream.
 //
 // The node runs in a process of its own (this binary as `localcloud-bench push-node DIR URLFILE`),
 // so its figures are the node's alone and the clients' parsing does not share its process (it
@@ -88,16 +89,20 @@ enum PushBenchmark {
             "\(base)/database/1/\(containerID)/development/\(endpoint)?ckAPIToken=\(BenchmarkServer.apiToken)&ckWebAuthToken=user-\(user)"
         }
 
+        // Every subscription is saved first: the stored rows (and the page cache they grow) are the
+        // users' data, there with or without a screen open; what follows is what open streams cost.
+        for subscriber in 0..<subscribers {
+            _ = try await post(url("public/subscriptions/modify", user: "reader\(subscriber)"), """
+                {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "bench", "subscriptionType": "query",
+                  "query": {"recordType": "Restaurant"}, "firesOn": ["create"]}}]}
+                """)
+        }
         let before = (memory: residentBytes(nodePID), descriptors: openDescriptors(nodePID))
         var streams: [AsyncStream<(name: String, at: ContinuousClock.Instant, wall: Date)>.Iterator] = []
         var readers: [Task<Void, any Error>] = []
         defer { for reader in readers { reader.cancel() } }
         for subscriber in 0..<subscribers {
             let user = "reader\(subscriber)"
-            _ = try await post(url("public/subscriptions/modify", user: user), """
-                {"operations": [{"operationType": "create", "subscription": {"subscriptionID": "bench", "subscriptionType": "query",
-                  "query": {"recordType": "Restaurant"}, "firesOn": ["create"]}}]}
-                """)
             let (arrivals, opened) = try await openStream(url("notifications", user: user), readers: &readers)
             for await _ in opened { break }
             streams.append(arrivals.makeAsyncIterator())

@@ -22,10 +22,10 @@ final class CommitSignal: Sendable {
     }
 
     private let registered = Mutex(Registered())
-    private let directory: String
+    private let file: URL
 
-    private init(directory: String) {
-        self.directory = directory
+    private init(file: URL) {
+        self.file = file
     }
 
     private final class Observer: TransactionObserver, Sendable {
@@ -55,7 +55,7 @@ final class CommitSignal: Sendable {
         let key = store.fileURL.standardizedFileURL.path
         let (signal, isNew) = installed.withLock { installed -> (CommitSignal, Bool) in
             if let existing = installed[key], existing.pool === store.pool { return (existing.signal, false) }
-            let signal = CommitSignal(directory: store.fileURL.standardizedFileURL.deletingLastPathComponent().path)
+            let signal = CommitSignal(file: store.fileURL.standardizedFileURL)
             installed[key] = Installed(pool: store.pool, signal: signal)
             return (signal, true)
         }
@@ -66,11 +66,13 @@ final class CommitSignal: Sendable {
 
     /// Registers a wakeup; the first one starts the directory watcher.
     func register(_ wakeup: Wakeup) {
-        let directory = directory
+        let file = file
         registered.withLock { registered in
             registered.wakeups[ObjectIdentifier(wakeup)] = wakeup
             if registered.watcher == nil {
-                registered.watcher = FileChangeWatcher(directory: directory) { [weak self] in self?.fire() }
+                // The file and its `-wal` (and `-journal`): no other file in the directory rings.
+                registered.watcher = FileChangeWatcher(directory: file.deletingLastPathComponent().path,
+                                                       namePrefix: file.lastPathComponent) { [weak self] in self?.fire() }
             }
         }
     }

@@ -4,11 +4,12 @@ import Glibc
 #endif
 import Synchronization
 
-/// Rings when a file in one directory is written by any process on this host: how an SQLite store
-/// hears another process's commit (each commit writes the `-wal` file) without polling.
+/// Rings when a file in one directory whose name starts with a prefix is written by any process on
+/// this host: how an SQLite store hears another process's commit (each commit writes its `-wal`
+/// file) without polling.
 ///
 /// ```swift
-/// let watcher = FileChangeWatcher(directory: "/var/lib/localcloud") { signal.fire() }
+/// let watcher = FileChangeWatcher(directory: "/var/lib/localcloud/iCloud.A", namePrefix: "cloud.sqlite") { signal.fire() }
 /// watcher?.stop()
 /// ```
 ///
@@ -16,6 +17,7 @@ import Synchronization
 /// on it and on a pipe that ``stop()`` writes to, so it ends at once and never holds a pool thread.
 /// WAL mode needs every connection on one host (its shared memory), so inotify sees every writer.
 /// `nil` when inotify cannot be had (not Linux, out of watches or descriptors): the caller polls.
+/// (The server's `DirectoryWatch` is the process-long form of the same for identity files.)
 final class FileChangeWatcher: Sendable {
     private struct State {
         var running = true
@@ -24,7 +26,7 @@ final class FileChangeWatcher: Sendable {
 
     private let state: Mutex<State>
 
-    init?(directory: String, onChange: @escaping @Sendable () -> Void) {
+    init?(directory: String, namePrefix: String, onChange: @escaping @Sendable () -> Void) {
         #if canImport(Glibc)
         let inotify = inotify_init1(Int32(O_NONBLOCK | O_CLOEXEC))
         guard inotify >= 0 else { return nil }
@@ -43,7 +45,7 @@ final class FileChangeWatcher: Sendable {
         state = Mutex(State(stopWriter: ends[1]))
         Task.detached { [self] in
             await BlockingThread.run("file-watch") {
-                Self.watch(inotify: inotify, stopReader: stopReader, onChange: onChange)
+                Self.watch(inotify: inotify, stopReader: stopReader, prefix: Array(namePrefix.utf8), onChange: onChange)
             }
             // The loop ended: by stop(), or by an error (then the caller goes back to polling).
             let writer = self.state.withLock { state -> Int32 in
@@ -76,15 +78,19 @@ final class FileChangeWatcher: Sendable {
     }
 
     #if canImport(Glibc)
-    /// Waits for events until the stop pipe is written or closed; rings once per batch of events.
-    private static func watch(inotify: Int32, stopReader: Int32, onChange: @Sendable () -> Void) {
+    /// Waits for events until the stop pipe is written or closed; rings once per batch of events
+    /// with a matching name.
+    private static func watch(inotify: Int32, stopReader: Int32, prefix: [UInt8], onChange: @Sendable () -> Void) {
         defer {
             close(inotify)
             close(stopReader)
         }
         var fds = [pollfd(fd: inotify, events: Int16(POLLIN), revents: 0),
                    pollfd(fd: stopReader, events: Int16(POLLIN), revents: 0)]
-        var buffer = [UInt8](repeating: 0, count: 4096)
+        let capacity = 64 * 1024
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 8)
+        defer { buffer.deallocate() }
+        let headerSize = MemoryLayout<inotify_event>.size
         while true {
             let ready = poll(&fds, 2, -1)
             if ready < 0 {
@@ -96,9 +102,17 @@ final class FileChangeWatcher: Sendable {
             // Drain every queued event; one ring covers them all.
             var heard = false
             while true {
-                let count = read(inotify, &buffer, buffer.count)
+                let count = read(inotify, buffer, capacity)
                 if count > 0 {
-                    heard = true
+                    // inotify_event: wd, mask, cookie, len (UInt32 at byte 12), then the name.
+                    var offset = 0
+                    while offset + headerSize <= count {
+                        let nameLength = Int(buffer.load(fromByteOffset: offset + 12, as: UInt32.self))
+                        let name = UnsafeRawBufferPointer(start: buffer + offset + headerSize,
+                                                          count: min(nameLength, count - offset - headerSize))
+                        if name.count >= prefix.count, zip(name, prefix).allSatisfy({ $0 == $1 }) { heard = true }
+                        offset += headerSize + nameLength
+                    }
                     continue
                 }
                 if count < 0, errno == EINTR { continue }
