@@ -18,6 +18,8 @@ import Synchronization
 /// WAL mode needs every connection on one host (its shared memory), so inotify sees every writer.
 /// `nil` when inotify cannot be had (not Linux, out of watches or descriptors): the caller polls.
 /// (The server's `DirectoryWatch` is the process-long form of the same for identity files.)
+/// One inotify instance per watched store: past `fs.inotify.max_user_instances` (128 by default,
+/// shared with every other inotify user of the account) a store's readers fall back to polling.
 final class FileChangeWatcher: Sendable {
     private struct State {
         var running = true
