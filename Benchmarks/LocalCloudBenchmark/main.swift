@@ -28,6 +28,7 @@ struct Options {
 }
 
 if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
+if CommandLine.arguments.dropFirst().first == "push-node" { try await PushBenchmark.runNode(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "push" { try await PushBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "remote" { try await RemoteBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
 if CommandLine.arguments.dropFirst().first == "decode" { try await DecodeBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }

@@ -1,9 +1,12 @@
 import Foundation
+import GRDB
+import Synchronization
 import Testing
 @testable import LocalCloud
 
-/// The in-process wake-up: a commit through this process's store reaches `container.notifications`
-/// at once, without waiting for the poll (which stays the path for other processes' commits).
+/// The wake-up: a commit through this process's store reaches `container.notifications` at once,
+/// and so does a commit by another connection (another process's, heard through the store
+/// directory's inotify watch), without waiting for a poll.
 @Suite struct NotificationWakeupTests {
     @Test func aCommitInThisProcessIsDeliveredWithoutWaitingForThePoll() async throws {
         let cloud = TestCloud()
@@ -49,5 +52,49 @@ import Testing
         let cancelled = Task { await wakeup.wait(upTo: .seconds(3600)) }
         cancelled.cancel()
         await cancelled.value
+    }
+
+    @Test func aCommitByAnotherConnectionRingsTheReaderWithoutAPoll() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lc-wake-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("cloud.sqlite")
+        let store = try SQLiteStore.open(fileURL: file, assetsDirectory: directory.appendingPathComponent("assets"))
+        let reader = try store.openChangeReader()
+        defer { reader.close() }
+        #expect(reader.hearsEveryCommit)
+        _ = try await reader.lastSequence()
+        // Let any ring from opening the store go by: a wait that runs to its timeout has none pending.
+        while true {
+            let started = ContinuousClock.now
+            await reader.waitForCommit(upTo: .milliseconds(300))
+            if ContinuousClock.now - started >= .milliseconds(300) { break }
+        }
+        // Another connection, not the store's pool, as another process would write: no transaction observer sees it.
+        let other = try DatabaseQueue(path: file.path)
+        try await other.write { db in
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS probe(a); INSERT INTO probe VALUES (1)")
+        }
+        let started = ContinuousClock.now
+        await reader.waitForCommit(upTo: .seconds(3600))
+        #expect(ContinuousClock.now - started < .seconds(60))
+    }
+
+    @Test func theDirectoryWatcherHearsOnlyTheStoreFileAndStops() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("lc-wake-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rings = Mutex(0)
+        let watcher = try #require(FileChangeWatcher(directory: directory.path, namePrefix: "cloud.sqlite") { rings.withLock { $0 += 1 } })
+        #expect(watcher.isRunning)
+        // The store file's `-wal` rings (another file's write beside it is filtered out by name).
+        try Data("x".utf8).write(to: directory.appendingPathComponent("identity.sqlite-wal"))
+        try Data("x".utf8).write(to: directory.appendingPathComponent("cloud.sqlite-wal"))
+        let deadline = ContinuousClock.now + .seconds(60)
+        while rings.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(rings.withLock { $0 } >= 1)
+        watcher.stop()
+        while watcher.isRunning, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!watcher.isRunning)
     }
 }

@@ -85,6 +85,10 @@ package protocol ChangeReader: AnyObject, Sendable {
     /// Returns when a commit may have happened (by any process or node), or after `timeout`.
     func waitForCommit(upTo timeout: Duration) async
 
+    /// Whether ``waitForCommit(upTo:)`` returns for every commit by any process or node, so a
+    /// watcher waits on it with a long safety timeout instead of polling (``ChangeFanout``).
+    var hearsEveryCommit: Bool { get }
+
     /// The notifications that `user`'s subscriptions fire for change-log rows after `sequence`,
     /// in log order, and the last position read. Cheap when nothing was committed since the last call.
     func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch
@@ -108,6 +112,7 @@ package protocol ChangeReader: AnyObject, Sendable {
 
 extension ChangeReader {
     package var filtersByAccess: Bool { false }
+    package var hearsEveryCommit: Bool { false }
     package var servesManyWatchers: Bool { false }
 
     /// One read per listener: for readers that cannot do better.

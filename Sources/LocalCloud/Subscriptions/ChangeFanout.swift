@@ -13,8 +13,8 @@ import Synchronization
 /// fanout.leave(id)
 /// ```
 ///
-/// One task waits for a commit (the reader's wake-up: this process's commits at once, other
-/// processes' at the poll interval) or for a watcher to join, then asks the reader for every
+/// One task waits for a commit (the reader's wake-up, rung by every commit of any process or node)
+/// or for a watcher to join, then asks the reader for every
 /// watcher's batch in one call (``ChangeReader/notifications(for:force:)``) and hands each its own.
 /// Each watcher has its own position, so one that resumes from an older change joins at once; the
 /// read covers the earliest position. A handler that fails keeps its position and is asked again.
@@ -45,6 +45,11 @@ final class ChangeFanout: Sendable {
 
     /// How soon a read that failed is tried again, at most.
     static let retryInterval = Duration.seconds(1)
+
+    /// How long the task sleeps without a ring when the reader hears every commit: only a safety
+    /// net (a ring lost to a bug must not stall push for good), never the way commits are found.
+    /// A reader that cannot hear other processes (no inotify) is polled at the watchers' interval.
+    static let safetyInterval = Duration.seconds(60)
 
     private static let shared = Mutex<[ObjectIdentifier: ChangeFanout]>([:])
 
@@ -152,7 +157,7 @@ final class ChangeFanout: Sendable {
                 // A checkpoint, a busy file, a dropped connection: retried soon from the same positions.
                 failed = true
             }
-            let interval = listeners.map(\.pollInterval).min() ?? .seconds(1)
+            let interval = reader.hearsEveryCommit ? Self.safetyInterval : listeners.map(\.pollInterval).min() ?? .seconds(1)
             await waitForWork(upTo: failed ? min(interval, Self.retryInterval) : interval)
         }
     }

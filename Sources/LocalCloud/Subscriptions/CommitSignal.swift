@@ -12,9 +12,21 @@ import Synchronization
 ///
 /// One per store: a GRDB transaction observer on the store's pool that observes no row events
 /// (so it costs nothing per statement) and fires every registered ``Wakeup`` after each commit.
-/// Commits by other processes are not seen here; the watchers' `data_version` poll finds those.
+/// Commits by other processes ring it too, through a ``FileChangeWatcher`` on the store's directory
+/// (each commit writes the `-wal` file), held while any wakeup is registered. Where that watcher
+/// cannot be had, ``hearsOtherProcesses`` is false and the watchers poll `data_version` instead.
 final class CommitSignal: Sendable {
-    private let wakeups = Mutex<[ObjectIdentifier: Wakeup]>([:])
+    private struct Registered {
+        var wakeups: [ObjectIdentifier: Wakeup] = [:]
+        var watcher: FileChangeWatcher?
+    }
+
+    private let registered = Mutex(Registered())
+    private let file: URL
+
+    private init(file: URL) {
+        self.file = file
+    }
 
     private final class Observer: TransactionObserver, Sendable {
         let signal: CommitSignal
@@ -43,7 +55,7 @@ final class CommitSignal: Sendable {
         let key = store.fileURL.standardizedFileURL.path
         let (signal, isNew) = installed.withLock { installed -> (CommitSignal, Bool) in
             if let existing = installed[key], existing.pool === store.pool { return (existing.signal, false) }
-            let signal = CommitSignal()
+            let signal = CommitSignal(file: store.fileURL.standardizedFileURL)
             installed[key] = Installed(pool: store.pool, signal: signal)
             return (signal, true)
         }
@@ -52,16 +64,39 @@ final class CommitSignal: Sendable {
         return signal
     }
 
+    /// Registers a wakeup; the first one starts the directory watcher.
     func register(_ wakeup: Wakeup) {
-        wakeups.withLock { $0[ObjectIdentifier(wakeup)] = wakeup }
+        let file = file
+        registered.withLock { registered in
+            registered.wakeups[ObjectIdentifier(wakeup)] = wakeup
+            if registered.watcher == nil {
+                // The file and its `-wal` (and `-journal`): no other file in the directory rings.
+                registered.watcher = FileChangeWatcher(directory: file.deletingLastPathComponent().path,
+                                                       namePrefix: file.lastPathComponent) { [weak self] in self?.fire() }
+            }
+        }
     }
 
+    /// Unregisters a wakeup; the last one stops the directory watcher, so an idle store holds no thread.
     func unregister(_ wakeup: Wakeup) {
-        _ = wakeups.withLock { $0.removeValue(forKey: ObjectIdentifier(wakeup)) }
+        let idle = registered.withLock { registered -> FileChangeWatcher? in
+            registered.wakeups.removeValue(forKey: ObjectIdentifier(wakeup))
+            guard registered.wakeups.isEmpty else { return nil }
+            defer { registered.watcher = nil }
+            return registered.watcher
+        }
+        idle?.stop()
     }
 
-    /// Called on the writer's thread right after a commit: only flips flags and resumes waiters.
+    /// Whether commits by other processes ring it (the directory watcher is up), so a watcher
+    /// need not poll for them.
+    var hearsOtherProcesses: Bool {
+        registered.withLock { $0.watcher?.isRunning ?? false }
+    }
+
+    /// Called on the writer's thread right after a commit (or by the directory watcher's thread):
+    /// only flips flags and resumes waiters.
     func fire() {
-        for wakeup in wakeups.withLock({ Array($0.values) }) { wakeup.fire() }
+        for wakeup in registered.withLock({ Array($0.wakeups.values) }) { wakeup.fire() }
     }
 }

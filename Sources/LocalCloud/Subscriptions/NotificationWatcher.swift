@@ -123,7 +123,8 @@ final class NotificationWatcher: Sendable {
         }
         var failed = false
         while !Task.isCancelled {
-            await reader.waitForCommit(upTo: failed ? min(pollInterval, Self.retryInterval) : pollInterval)
+            let interval = reader.hearsEveryCommit ? ChangeFanout.safetyInterval : pollInterval
+            await reader.waitForCommit(upTo: failed ? min(interval, Self.retryInterval) : interval)
             if Task.isCancelled { break }
             // A transient error (a checkpoint, a busy file, a dropped connection): the next poll
             // retries from lastSeen, so nothing is skipped, and soon, not a whole poll interval later.

@@ -9,8 +9,9 @@ import Foundation
 /// ```
 ///
 /// Each iteration opens its own read-only connection and checks `PRAGMA data_version`, which
-/// changes when any process commits: at once when this process commits through the container's
-/// store, and every ``pollInterval`` for commits by other processes. Only then does it read
+/// changes when any process commits: at once when a commit rings (this process's through the
+/// container's store, another's through an inotify watch on the store's directory), and every
+/// ``pollInterval`` only where no such watch can be had. Only then does it read
 /// the change log after the last sequence it saw and match the new rows against the
 /// subscriptions stored in the container, so an idle iteration costs almost nothing.
 /// Iteration starts at the current end of the log: earlier changes are not replayed.
@@ -22,8 +23,9 @@ public struct Notifications: AsyncSequence, Sendable {
     let core: ContainerCore
     /// Deliver changes after this change-log position; `nil` starts at the end of the log.
     let startSequence: Int64?
-    /// How often the watcher checks for commits by other processes; the delivery latency of those is
-    /// about this plus the match. Commits through this process's store are seen at once.
+    /// How often the watcher checks for commits by other processes when the store cannot ring for
+    /// them (no inotify watch could be had); the delivery latency of those is then about this plus
+    /// the match. Commits that ring (this process's, and others' where the watch is up) are seen at once.
     public var pollInterval: Duration = .milliseconds(100)
 
     public struct AsyncIterator: AsyncIteratorProtocol {

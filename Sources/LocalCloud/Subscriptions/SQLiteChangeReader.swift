@@ -15,9 +15,9 @@ extension SQLiteStore: ChangeFeed {
 /// One watcher's reader of an SQLite store's change log.
 ///
 /// A dedicated read-only connection checks `PRAGMA data_version`, which changes whenever another
-/// connection (in any process) commits. The watcher checks at once when this process commits
-/// through the store (a ``CommitSignal`` rings its ``Wakeup``), and every poll interval for commits
-/// by other processes. Only then does it read `change_log WHERE seq > lastSeen` (a rowid range)
+/// connection (in any process) commits. The watcher checks at once when a commit rings its
+/// ``Wakeup``: this process's through the store (a ``CommitSignal``), another process's through
+/// the signal's directory watcher; only where that watcher cannot be had, every poll interval. Only then does it read `change_log WHERE seq > lastSeen` (a rowid range)
 /// and match the rows against the user's stored subscriptions: kinds, scopes and types in memory,
 /// query predicates in SQL against just the changed rows.
 final class SQLiteChangeReader: ChangeReader {
@@ -47,6 +47,9 @@ final class SQLiteChangeReader: ChangeReader {
     func waitForCommit(upTo timeout: Duration) async {
         await wakeup.wait(upTo: timeout)
     }
+
+    /// This process's commits ring at once; another process's through the store directory's watcher.
+    var hearsEveryCommit: Bool { signal.hearsOtherProcesses }
 
     func lastSequence() async throws -> Int64 {
         // data_version first: a commit between the two reads is then either counted as before

@@ -60,6 +60,10 @@ final class PostgresChangeReader: ChangeReader {
         await registration.wakeup.wait(upTo: timeout)
     }
 
+    /// Every node's commit NOTIFYs; one lost while the LISTEN connection was down is made up by
+    /// the ring after each reconnection.
+    var hearsEveryCommit: Bool { true }
+
     func lastSequence() async throws -> Int64 {
         do {
             return try await store.changeLogEnd()
