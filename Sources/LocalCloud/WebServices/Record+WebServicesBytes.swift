@@ -31,7 +31,7 @@ extension Record {
             first = false
             writer.appendString(key)
             writer.append(":")
-            writer.append(value.webServicesJSON(assets: assets))
+            value.writeWebServicesJSON(into: &writer, assets: assets)
         }
         writer.append("}")
         if let modified = state.modificationDate {
@@ -74,6 +74,33 @@ extension RecordZone.ID {
         }
         writer.append("\"zoneName\":")
         writer.appendString(zoneName)
+        writer.append("}")
+    }
+}
+
+extension FieldValue {
+    /// `webServicesJSON(assets:)`'s bytes, `{"type":…,"value":…}`; scalars without a tree.
+    func writeWebServicesJSON(into writer: inout JSONWriter, assets: AssetWireMapping) {
+        switch self {
+        case .string(let s):
+            writer.append("{\"type\":\"STRING\",\"value\":")
+            writer.appendString(s)
+        case .int64(let i):
+            writer.append("{\"type\":\"INT64\",\"value\":")
+            writer.appendInteger(i)
+        case .bool(let b):
+            writer.append("{\"type\":\"INT64\",\"value\":")
+            writer.appendInteger(b ? 1 : 0)
+        case .double(let d):
+            writer.append("{\"type\":\"DOUBLE\",\"value\":")
+            writer.appendNumber(d)
+        case .date(let d):
+            writer.append("{\"type\":\"TIMESTAMP\",\"value\":")
+            writer.appendInteger(Int64((d.timeIntervalSince1970 * 1000).rounded()))
+        default:
+            writer.append(webServicesJSON(assets: assets))
+            return
+        }
         writer.append("}")
     }
 }
