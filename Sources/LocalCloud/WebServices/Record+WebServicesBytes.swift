@@ -25,8 +25,8 @@ extension Record {
         }
         writer.append("\"deleted\":false,\"fields\":{")
         var first = true
-        for key in state.fields.keys.sorted() {
-            guard let value = state.fields[key] else { continue }
+        // Sorted once as pairs: no second hash lookup and copy per field.
+        for (key, value) in state.fields.sorted(by: { $0.key < $1.key }) {
             if !first { writer.append(",") }
             first = false
             writer.appendString(key)
