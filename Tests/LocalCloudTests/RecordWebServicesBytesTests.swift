@@ -48,4 +48,15 @@ import Testing
         state.fields = ["name": .string("child"), Record.parentKey: .reference(Record.Reference(recordID: .init(recordName: "p"), action: .none))]
         Self.expectSameBytes(Record(recordType: "ListEntry", recordID: .init(recordName: "c"), state: state))
     }
+
+    @Test func objectsOfEverySizeAreWrittenWithSortedKeys() {
+        // Literal expectations, so the writer's one- and two-member path is checked on its own.
+        #expect(String(decoding: JSONValue.object([:]).bytes, as: UTF8.self) == "{}")
+        #expect(String(decoding: JSONValue.object(["b": .int(1)]).bytes, as: UTF8.self) == #"{"b":1}"#)
+        #expect(String(decoding: JSONValue.object(["value": .string("x"), "type": .string("STRING")]).bytes, as: UTF8.self)
+            == #"{"type":"STRING","value":"x"}"#)
+        #expect(String(decoding: JSONValue.object(["a": .null, "B": .bool(true)]).bytes, as: UTF8.self) == #"{"B":true,"a":null}"#)
+        #expect(String(decoding: JSONValue.object(["c": .int(3), "a": .int(1), "b": .object(["z": .int(0), "y": .int(9)])]).bytes,
+                       as: UTF8.self) == #"{"a":1,"b":{"y":9,"z":0},"c":3}"#)
+    }
 }
