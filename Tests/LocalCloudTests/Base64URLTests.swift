@@ -38,4 +38,14 @@ import Testing
             #expect(Base64URL.decode(text).map(Array.init) == bytes)
         }
     }
+
+    @Test func encodesAsFoundationsBase64WithTheURLAlphabet() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<100 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+            let foundation = Data(bytes).base64EncodedString()
+                .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == foundation)
+        }
+    }
 }

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Scale-out benchmark (issue 12): the server on SQLite and on PostgreSQL, one node and two.
 #
-#   scripts/bench/multinode.sh [--records 100000] [--duration 10] [--growth "10000 100000 1000000"] [--seed-limit 100000] [--growth-only]
+#   scripts/bench/multinode.sh [--records 100000] [--duration 10] [--growth "10000 100000 1000000"] [--seed-limit 100000] [--growth-only] [--bin DIR]
+#
+# --bin: the directory holding release `localcloud` and `localcloud-bench` (default: builds them
+# here with `swift build -c release`), so two builds can be compared in one session.
 #
 # In one run, on this machine, with release builds:
 #   - wrk on the Discover page (records/query, 50 rows; as repeated, which the server's response
@@ -21,6 +24,7 @@ DURATION=10
 GROWTH="10000 100000 1000000"
 SEED_LIMIT=100000
 GROWTH_ONLY=""
+BIN=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS="$2"; shift 2 ;;
@@ -28,14 +32,17 @@ while [ $# -gt 0 ]; do
     --growth) GROWTH="$2"; shift 2 ;;
     --seed-limit) SEED_LIMIT="$2"; shift 2 ;;
     --growth-only) GROWTH_ONLY=1; shift ;;
-    *) echo "usage: $0 [--records N] [--duration SECONDS] [--growth \"N1 N2 …\"] [--seed-limit N] [--growth-only]" >&2; exit 2 ;;
+    --bin) BIN="$2"; shift 2 ;;
+    *) echo "usage: $0 [--records N] [--duration SECONDS] [--growth \"N1 N2 …\"] [--seed-limit N] [--growth-only] [--bin DIR]" >&2; exit 2 ;;
   esac
 done
 for tool in wrk nginx python3; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
 
-swift build -c release --product localcloud >&2
-swift build -c release --product localcloud-bench >&2
-BIN="$(swift build -c release --show-bin-path)"
+if [ -z "$BIN" ]; then
+  swift build -c release --product localcloud >&2
+  swift build -c release --product localcloud-bench >&2
+  BIN="$(swift build -c release --show-bin-path)"
+fi
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 source scripts/bench/support/wrk.sh

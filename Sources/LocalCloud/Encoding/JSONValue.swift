@@ -130,7 +130,7 @@ extension JSONValue {
     }
 
     package func write(into out: inout [UInt8]) {
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: 0)
         swap(&writer.bytes, &out)
         writer.append(self)
         swap(&writer.bytes, &out)

@@ -88,6 +88,21 @@ struct JSONWriter {
                 append(item)
             }
             bytes.append(UInt8(ascii: "]"))
+        case .object(let members) where members.count <= 2:
+            // Field values (`{type, value}`) and zone IDs: ordered without sorting into a new array.
+            bytes.append(UInt8(ascii: "{"))
+            var pair = members.makeIterator()
+            if let one = pair.next() {
+                if let two = pair.next() {
+                    let (low, high) = one.key < two.key ? (one, two) : (two, one)
+                    appendMember(low.key, low.value)
+                    bytes.append(UInt8(ascii: ","))
+                    appendMember(high.key, high.value)
+                } else {
+                    appendMember(one.key, one.value)
+                }
+            }
+            bytes.append(UInt8(ascii: "}"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
             var first = true
@@ -100,5 +115,11 @@ struct JSONWriter {
             }
             bytes.append(UInt8(ascii: "}"))
         }
+    }
+
+    private mutating func appendMember(_ key: String, _ value: JSONValue) {
+        appendString(key)
+        bytes.append(UInt8(ascii: ":"))
+        append(value)
     }
 }

@@ -53,16 +53,24 @@ extension CloudServer {
         _ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ endpoint: String, cached: Bool = false,
         _ handler: @escaping @Sendable (DatabaseCall) async throws -> JSONValue
     ) {
+        onDatabase(router, method, endpoint, cached: cached, writing: { call in try await handler(call).bytes })
+    }
+
+    /// As ``onDatabase(_:_:_:cached:_:)``, for a handler that writes its JSON body's bytes itself.
+    func onDatabase(
+        _ router: Router<ServerRequestContext>, _ method: HTTPRequest.Method, _ endpoint: String, cached: Bool = false,
+        writing handler: @escaping @Sendable (DatabaseCall) async throws -> [UInt8]
+    ) {
         router.on(RouterPath("\(Self.databasePath)/\(endpoint)"), method: method) { request, context in
             // A cached endpoint parses its body only on a miss: a hit is keyed by the bytes as sent.
             let call = try await self.databaseCall(request, context: context, parsesBody: !cached)
             do {
                 if call.scope != .public { try call.requireUser("The \(call.scope) database") }
-                guard cached else { return Self.jsonResponse(try await handler(call).bytes) }
+                guard cached else { return Self.jsonResponse(try await handler(call)) }
                 return try await self.cachedResponse(call, endpoint: endpoint, ifNoneMatch: request.headers[.ifNoneMatch]) {
                     var parsed = call
                     parsed.body = try Self.parseBody(call.rawBody, method: request.method)
-                    return try await handler(parsed).bytes
+                    return try await handler(parsed)
                 }
             } catch let error as CloudError where error.code == .notAuthenticated {
                 // A write or private read without a user: tell the client where to sign in.
