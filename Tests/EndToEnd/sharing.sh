@@ -196,7 +196,46 @@ send q; send q; send q; expect_exit 0
 pass "carol reads Friday read-only; her save is refused in one line (exit 1), d on her screen too"
 
 echo "=== sharing: alice removes bob"
+if [ "$MODE" != embedded ]; then
+  as bob list >/dev/null   # bob browsed Discover and his lists: both are in his cache
+  as bob lists >/dev/null
+  proxy_stop
+  as bob lists >"$E2E_TMP/out" 2>"$E2E_TMP/err" || fail "bob's lists offline: $(cat "$E2E_TMP/err")"
+  grep -qx "Friday · by alice · 6 restaurants · read-write" "$E2E_TMP/out" && grep -qx "offline: the lists as last read from the server" "$E2E_TMP/err" \
+    || fail "bob's cached lists offline: $(cat "$E2E_TMP/out" "$E2E_TMP/err")"
+  start_as bob
+  wait_for "restaurants"
+  send l
+  wait_for_line "Friday +by alice · 6 restaurants · read-write"
+  wait_for "offline · cached lists"
+  send q; send q; expect_exit 0
+  status=0; as bob save "Addis Injera" --to Friday >"$E2E_TMP/out" 2>"$E2E_TMP/err" || status=$?
+  [ "$status" = 0 ] && grep -qx "saved to Friday (7 restaurants)" "$E2E_TMP/out" \
+    && grep -qx "queued: uploads when the server is reachable" "$E2E_TMP/err" \
+    || fail "bob's offline save: status $status, $(cat "$E2E_TMP/out" "$E2E_TMP/err")"
+  pass "bob's network is down: his cached lists show (foodpin lists and his screen say offline), his save to Friday is queued"
+fi
 [ "$(as alice unshare Friday --user bob)" = "Friday is no longer shared with bob" ] || fail "unshare failed"
+if [ "$MODE" != embedded ]; then
+  proxy_start
+  REFUSED="“Addis Injera” was not saved to alice's list: the server refused it ("
+  start_as bob
+  wait_for "restaurants"
+  send l
+  wait_for "Nothing shared with you yet"
+  wait_for "$REFUSED"
+  # The message wraps: read the screen as one line.
+  capture | tr -s '\n ' '  ' | grep -qF "it stays in the outbox" || fail "bob's screen does not say the refused change is kept"
+  send q; send q; expect_exit 0
+  for run in 1 2; do   # said again on every read: it stays in the outbox until resolved
+    as bob lists >"$E2E_TMP/out" 2>"$E2E_TMP/err" || fail "bob's lists back online: $(cat "$E2E_TMP/err")"
+    grep -qF "refused: $REFUSED" "$E2E_TMP/err" || fail "bob's lists did not report the refused write: $(cat "$E2E_TMP/out" "$E2E_TMP/err")"
+    grep -q "offline\|queued" "$E2E_TMP/err" && fail "bob's lists online still say offline or queued: $(cat "$E2E_TMP/err")"
+  done
+  [ "$(as alice lists --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["mine"][0]["count"])')" = 6 ] \
+    || fail "bob's refused write reached alice's list"
+  pass "back online, bob's queued write is refused: his screen and foodpin lists say what and why, and it stays in his outbox"
+fi
 start_as bob
 wait_for "restaurants"
 send l
