@@ -32,6 +32,7 @@ if [ "$MODE" = embedded ]; then
   user_env() { USER_ENV=("LOCALCLOUD_USER=$1"); }
   RAMEN="sample-ramen-ichiban"   # a sample, by its record name
   SHARE_URL_PREFIX="localcloud://share/"
+  CAROL="carol"   # the embedded store's accounts are user names, with no email addresses
 else
   source "$HERE/support/serve.sh"
   ensure_localcloud
@@ -46,7 +47,11 @@ else
   fi
   lc() { "$LOCALCLOUD_BIN" "${SERVER_ARGS[@]}" "$@"; }
   lc schema import "$E2E_ROOT/Assets/FoodPin.ckdb" >/dev/null || fail "schema import"
-  for u in alice bob carol; do printf '%s' "$u-secret" | lc users add "$u" --password-stdin >/dev/null; done
+  for u in alice bob carol; do printf '%s' "$u-secret" | lc users add "$u" --password-stdin --email "$u@example.com" >/dev/null; done
+  status=0; printf 'x' | lc users add dave --password-stdin --email "not an address" >/dev/null 2>"$E2E_TMP/err" || status=$?
+  [ "$status" != 0 ] && grep -q "Invalid email address" "$E2E_TMP/err" || fail "a bad --email: status $status, $(cat "$E2E_TMP/err")"
+  lc users list --json | python3 -c 'import json,sys; d={u["name"]: u.get("email") for u in json.load(sys.stdin)}; assert d == {"alice": "alice@example.com", "bob": "bob@example.com", "carol": "carol@example.com"}, d' \
+    || fail "users list: $(lc users list)"
   TOKEN="$(lc tokens create)"
   if [ "$MODE" = postgres ]; then serve_start "$E2E_TMP/server" --database "$PG_URL"; else serve_start "$E2E_TMP/server"; fi
   PORT="${SERVE_URL##*:}"
@@ -69,6 +74,7 @@ else
   done
   RAMEN="拉麵 一番"
   SHARE_URL_PREFIX="$SERVE_URL/share/"
+  CAROL="Carol@Example.com"   # found by her email address (users/lookup/email)
   # The restaurants the script uses, with their photos, added by alice through the server.
   python3 - "$E2E_ROOT/Assets/Restaurants/restaurants.json" >"$E2E_TMP/samples.tsv" <<'PY'
 import json, sys
@@ -178,7 +184,10 @@ pass "alice's open list raised the live banner for bob's entry with no key, and 
 send q; send q; wait_for "FoodPin · Discover"; send q; expect_exit 0
 
 echo "=== sharing: carol reads, read-only"
-CAROL_URL="$(as alice share Friday --with carol --read-only)"
+status=0; as alice share Friday --with nobody@example.com >/dev/null 2>"$E2E_TMP/err" || status=$?
+[ "$status" = 1 ] && [ "$(wc -l <"$E2E_TMP/err")" = 1 ] && grep -q "^foodpin share: .*nobody@example.com" "$E2E_TMP/err" \
+  || fail "an unknown email address: status $status, $(cat "$E2E_TMP/err")"
+CAROL_URL="$(as alice share Friday --with "$CAROL" --read-only)"
 as carol accept "$CAROL_URL" >/dev/null
 as carol lists | grep -qx "Friday · by alice · 6 restaurants · read-only" || fail "carol's lists: $(as carol lists)"
 status=0; as carol save "Addis Injera" --to Friday >/dev/null 2>"$E2E_TMP/err" || status=$?
@@ -193,7 +202,7 @@ wait_for "Read-only: alice shared “Friday” with you read-only"
 send q; send q; send q; expect_exit 0
 [ "$(as alice lists --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["mine"][0]["count"])')" = 6 ] \
   || fail "carol's refused writes changed the list"
-pass "carol reads Friday read-only; her save is refused in one line (exit 1), d on her screen too"
+pass "an unknown address is refused in one line; shared with $CAROL, carol reads Friday read-only; her save is refused in one line (exit 1), d on her screen too"
 
 echo "=== sharing: alice removes bob"
 if [ "$MODE" != embedded ]; then
