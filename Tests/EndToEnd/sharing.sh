@@ -205,6 +205,14 @@ send q; send q; send q; expect_exit 0
 pass "an unknown address is refused in one line; shared with $CAROL, carol reads Friday read-only; her save is refused in one line (exit 1), d on her screen too"
 
 echo "=== sharing: alice removes bob"
+if [ "$MODE" = embedded ]; then
+  # The global --user (who acts) and unshare's --user (who is removed) in one command line.
+  as alice share Friday --with dave >/dev/null
+  out="$(env -u LOCALCLOUD_USER "$E2E_BIN" --user alice unshare Friday --user dave 2>&1)" || fail "foodpin --user alice unshare: $out"
+  [ "$out" = "Friday is no longer shared with dave" ] || fail "foodpin --user alice unshare Friday --user dave said: $out"
+  as alice lists | grep -qx "Friday · 6 restaurants · shared with bob, carol (read-only)" || fail "alice's lists: $(as alice lists)"
+  pass "foodpin --user alice unshare Friday --user dave: alice acts, dave is removed"
+fi
 if [ "$MODE" != embedded ]; then
   as bob list >/dev/null   # bob browsed Discover and his lists: both are in his cache
   as bob lists >/dev/null
