@@ -14,7 +14,7 @@ struct UsersCommand: AsyncParsableCommand {
             Accounts belong to a container (both environments). Passwords are stored as bcrypt hashes, \
             web auth tokens as SHA-256.
             Examples:
-              printf '%s' "$PASSWORD" | localcloud users add alice --password-stdin
+              printf '%s' "$PASSWORD" | localcloud users add alice --password-stdin --email alice@example.com
               WEB_TOKEN=$(localcloud users token alice --lifetime 1h)
               localcloud users signout alice
             """,
@@ -28,13 +28,17 @@ struct UsersCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The account name (letters, digits, '.', '-', '_', '@').", valueName: "name")) var name: String
         @Flag(help: "Read the password from stdin (one trailing newline is dropped).") var passwordStdin = false
         @Flag(help: "Leave the account out of users/discover.") var undiscoverable = false
+        @Option(help: ArgumentHelp("An email address others can find the account by (share a list with bob@example.com).",
+                                   valueName: "address"))
+        var email: String?
 
         func run() async throws {
             try SQLiteIdentityStore.validate(userName: name)
+            if let email { _ = try UserAccount.normalizedEmail(email) }   // before asking for the password
             let password = try passwordStdin ? PasswordInput.fromStdin() : PasswordInput.fromTerminal(for: name)
             let session = try await Session(global)
             let user = try await session.identityStore.addUser(
-                name, password: password, container: session.containerIdentifier, discoverable: !undiscoverable)
+                name, password: password, container: session.containerIdentifier, discoverable: !undiscoverable, email: email)
             global.json ? try Output.json(UserAdded(added: user.name, userRecordName: user.userRecordName))
                 : Output.line("Added user \(user.name) to \(session.containerIdentifier)")
         }
@@ -72,7 +76,7 @@ struct UsersCommand: AsyncParsableCommand {
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the accounts: name, user record name, discoverable, created.")
+        static let configuration = CommandConfiguration(abstract: "List the accounts: name, user record name, discoverable, created, email.")
         @OptionGroup var global: GlobalOptions
 
         func run() async throws {
@@ -81,12 +85,12 @@ struct UsersCommand: AsyncParsableCommand {
             if global.json {
                 try Output.json(users.map { user in
                     UserJSON(name: user.name, userRecordName: user.userRecordName, discoverable: user.discoverable,
-                             created: IdentityOutput.date(user.created))
+                             created: IdentityOutput.date(user.created), email: user.email)
                 })
                 return
             }
-            Output.table(["NAME", "USER RECORD NAME", "DISCOVERABLE", "CREATED"], users.map { user in
-                [user.name, user.userRecordName, user.discoverable ? "yes" : "no", IdentityOutput.date(user.created)]
+            Output.table(["NAME", "USER RECORD NAME", "DISCOVERABLE", "CREATED", "EMAIL"], users.map { user in
+                [user.name, user.userRecordName, user.discoverable ? "yes" : "no", IdentityOutput.date(user.created), user.email ?? "-"]
             })
         }
     }
@@ -110,6 +114,8 @@ struct UserJSON: Encodable {
     var userRecordName: String
     var discoverable: Bool
     var created: String
+    /// Absent for an account without one.
+    var email: String?
 }
 
 /// `90s`, `30m`, `12h`, `14d`, or plain seconds.

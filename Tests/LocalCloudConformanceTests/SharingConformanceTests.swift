@@ -343,4 +343,66 @@ import LocalCloud
             #expect(after.count <= before + 1, "at most the share's own save, committed before the removal took effect")
         }
     }
+
+    /// A participant of a hierarchy share hears only of the records it covers: the root and the
+    /// records below it, not the other records of the owner's zone. (The shared database takes
+    /// database subscriptions only, as in CloudKit; over the wire they name no record, so the
+    /// notifications are counted, with bob's own saves as fences: they arrive in commit order.)
+    @Test(arguments: kinds)
+    func aHierarchyParticipantHearsOnlyOfTheSharedRecords(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let fixture = try await Fixture(store)
+            let share = try await fixture.share(with: ["bob"], permission: .readOnly)
+            let bob = try await store.container(user: "bob")
+            try await bob.accept(try await bob.shareMetadata(for: try #require(share.url)))
+            _ = try await bob.sharedCloudDatabase.save(DatabaseSubscription(subscriptionID: "shared-lists"))
+            _ = try await bob.privateCloudDatabase.save(DatabaseSubscription(subscriptionID: "own"))
+            let bobsZone = try await bob.privateCloudDatabase.save(RecordZone(zoneName: "Mine")).zoneID
+            let received = NotificationBox()
+            let listener = Task {
+                for await notification in bob.notifications { received.append(notification) }
+            }
+            defer { listener.cancel() }
+            func count(_ subscription: String) -> Int { received.items.filter { $0.subscriptionID == subscription }.count }
+            // alice saves entries under the list until bob's watcher runs.
+            var edits = 0
+            let warm = try await poll(timeout: .seconds(30)) {
+                let entry = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "warm-\(edits)", zoneID: fixture.zone))
+                entry.setParent(fixture.list)
+                _ = try await fixture.alice.privateCloudDatabase.save(entry)
+                edits += 1
+                return await poll(timeout: .milliseconds(500)) { count("shared-lists") > 0 }
+            }
+            #expect(warm)
+            var fences = 0
+            func fence() async throws {
+                fences += 1
+                let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bobs-\(fences)", zoneID: bobsZone))
+                _ = try await bob.privateCloudDatabase.save(record)
+                let wanted = fences
+                #expect(await poll { count("own") >= wanted })
+            }
+            try await fence()
+            let before = count("shared-lists")
+
+            // Outside the hierarchy: a new record with no parent, an edit of the unrelated one, and a
+            // record whose parent is outside; inside it: an entry two levels below the root.
+            let outside = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "outside", zoneID: fixture.zone))
+            let note = try await fixture.alice.privateCloudDatabase.record(for: fixture.unrelated.recordID)
+            note["name"] = "Still not shared"
+            let below = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "below-outside", zoneID: fixture.zone))
+            below.setParent(note)
+            for record in [outside, note, below] { _ = try await fixture.alice.privateCloudDatabase.save(record) }
+            try await fence()
+            #expect(count("shared-lists") == before, "records outside the share reached bob: \(received.items.map { $0.recordID?.recordName ?? "?" })")
+
+            let deep = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "deep-inside", zoneID: fixture.zone))
+            deep.setParent(fixture.entries[0])
+            _ = try await fixture.alice.privateCloudDatabase.save(deep)
+            try await fence()
+            #expect(count("shared-lists") == before + 1, "bob hears of the entry two levels below the shared root")
+            let names = received.items.compactMap { $0.subscriptionID == "shared-lists" ? $0.recordID?.recordName : nil }
+            for name in ["outside", "private-note", "below-outside"] { #expect(!names.contains(name)) }
+        }
+    }
 }

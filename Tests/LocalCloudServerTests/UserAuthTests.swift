@@ -216,6 +216,46 @@ struct UserAuthTests {
         #expect(try await server.send(.GET, "users/discover", apiToken: apiToken).status == 421)
     }
 
+    @Test func usersAreLookedUpByEmailAddress() async throws {
+        let server = try await TestServer.startWithIdentity()
+        defer { Task { await server.stop() } }
+        let identity = try server.identity
+        let (apiToken, alice) = try await server.credentials(for: "alice")
+        let hasher = PasswordHasher(cost: 4)
+        let bob = try await identity.addUser("bob", password: "pw", container: server.container, email: " Bob@Example.COM ", hasher: hasher)
+        #expect(bob.email == "bob@example.com", "kept trimmed and lowercased")
+        #expect(try await identity.user(named: "bob", container: server.container)?.email == "bob@example.com")
+        try await identity.addUser("carol", password: "pw", container: server.container, discoverable: false,
+                                   email: "carol@example.com", hasher: hasher)
+        for bad in ["", "bob", "a@b@c", "a b@example.com", "@example.com", "bob@"] {
+            await #expect(throws: CloudError.self, "\(bad)") {
+                try await identity.addUser("dave", password: "pw", container: server.container, email: bad, hasher: hasher)
+            }
+        }
+        do {
+            try await identity.addUser("dave", password: "pw", container: server.container, email: "BOB@example.com", hasher: hasher)
+            Issue.record("two accounts got one email address")
+        } catch let error as CloudError {
+            #expect(error.code == .constraintViolation)
+        }
+
+        let found = try await server.send(.POST, "users/lookup/email", apiToken: apiToken, webAuthToken: alice, body: """
+            {"users": [{"emailAddress": "BOB@example.com"}, {"emailAddress": "carol@example.com"}, {"emailAddress": "nobody@example.com"}]}
+            """)
+        #expect(found.status == 200)
+        #expect(found.json == .object(["users": .array([.object([
+            "userRecordName": .string("_bob"), "firstName": .string("bob"), "emailAddress": .string("bob@example.com"),
+        ])])]), "carol is not discoverable; an unknown address is left out")
+        let discovered = try await server.send(.POST, "users/discover", apiToken: apiToken, webAuthToken: alice, body: """
+            {"lookupInfos": [{"emailAddress": "bob@example.com"}]}
+            """)
+        #expect(discovered.json["users"]?.arrayValue?.first?["lookupInfo"]?["emailAddress"] == .string("bob@example.com"))
+        #expect(try await server.send(.POST, "users/lookup/email", apiToken: apiToken, webAuthToken: alice,
+                                      body: #"{"users": [{"userRecordName": "_bob"}]}"#).status == 400)
+        #expect(try await server.send(.POST, "users/lookup/email", apiToken: apiToken,
+                                      body: #"{"users": [{"emailAddress": "bob@example.com"}]}"#).status == 421)
+    }
+
     @Test func accountNamesAndPasswordsAreChecked() async throws {
         let server = try await TestServer.startWithIdentity()
         defer { Task { await server.stop() } }

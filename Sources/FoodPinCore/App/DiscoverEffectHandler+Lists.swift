@@ -16,7 +16,7 @@ extension DiscoverEffectHandler {
         switch effect {
         case .loadLists:
             run {
-                do { sink.post(.listsLoaded(.success(try await lists.overview()))) } catch {
+                do { sink.post(.listsLoaded(.success(try await lists.overviewAfterUploads(upTo: .seconds(10))))) } catch {
                     sink.post(.listsLoaded(.failure(DiscoverError(error, while: .loadFailed))))
                 }
             }

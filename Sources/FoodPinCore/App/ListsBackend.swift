@@ -1,6 +1,8 @@
 /// The store operations the Lists screens need, in their own terms (``CloudListsBackend`` on LocalCloud).
 package protocol ListsBackend: Sendable {
     func overview() async throws -> RestaurantListsOverview
+    /// The overview once the changes made while away have uploaded (a refused one is in `refused`).
+    func overviewAfterUploads(upTo timeout: Duration) async throws -> RestaurantListsOverview
     func entries(of ref: RestaurantListRef) async throws -> [Restaurant]
     /// Saves a restaurant (record name) to the list with that name; a new list of mine when none has it.
     /// Returns whether it was on the list already.
@@ -11,5 +13,6 @@ package protocol ListsBackend: Sendable {
 }
 
 extension ListsBackend {
+    package func overviewAfterUploads(upTo timeout: Duration) async throws -> RestaurantListsOverview { try await overview() }
     package func changes() -> AsyncStream<Int> { AsyncStream { $0.finish() } }
 }

@@ -39,3 +39,32 @@ extension CloudListsBackend: ListsBackend {
         }
     }
 }
+
+extension CloudListsBackend {
+    /// The list changes queued while the server was away that it refused on upload, oldest first
+    /// (none for a local container, which refuses at once).
+    package func refusedChanges() -> [RefusedListChange] {
+        container.pendingChanges().compactMap { change in
+            guard let reason = change.failure, change.recordID.zoneID.zoneName == RestaurantListRecord.zoneName else { return nil }
+            if let record = change.record, record.recordType != RestaurantListRecord.entryType { return nil }
+            let owner = change.recordID.zoneID.ownerName
+            return RefusedListChange(restaurant: change.record?[RestaurantListRecord.name] as? String, isRemoval: change.isDelete,
+                                     owner: owner == RecordZone.ID.currentUserName ? nil : RestaurantRecord.userName(fromRecordName: owner),
+                                     reason: reason)
+        }
+    }
+
+    /// Whether list changes made while away still wait to upload.
+    package var hasWaitingChanges: Bool {
+        container.pendingChanges().contains { $0.failure == nil && $0.recordID.zoneID.zoneName == RestaurantListRecord.zoneName }
+    }
+
+    /// ``overview()``, after the changes queued while away have gone up (up to `timeout`, and only
+    /// once the server answers): the counts include them, and a refusal is in ``RestaurantListsOverview/refused``.
+    package func overviewAfterUploads(upTo timeout: Duration = .seconds(10)) async throws -> RestaurantListsOverview {
+        let first = try await overview()
+        guard hasWaitingChanges, container.serverIsReachable == true else { return first }
+        await container.waitForUploads(upTo: timeout)
+        return try await overview()
+    }
+}

@@ -47,6 +47,8 @@ package final class CloudListsBackend: Sendable {
             var overview = RestaurantListsOverview()
             overview.mine = try await ownLists()
             overview.sharedWithMe = try await sharedLists()
+            overview.isFromCache = container.serverIsReachable == false
+            overview.refused = refusedChanges()
             return overview
         } catch {
             throw DiscoverError(error, while: .loadFailed)
@@ -60,8 +62,16 @@ package final class CloudListsBackend: Sendable {
             summaries = try await lists(in: privateDatabase, zoneID: ownZoneID, ownerName: nil)
         } catch let error as CloudError where error.code == .zoneNotFound {
             return []
+        } catch let error as CloudError where Self.isOfflineWithoutCache(error, container: container) {
+            return []   // away, and this machine never read lists of mine (none, or made elsewhere)
         }
         return try await withSharing(summaries)
+    }
+
+    /// A remote container away from its server with nothing cached for the read: the lists it
+    /// would show are the ones this machine has read before, so there are none to show.
+    static func isOfflineWithoutCache(_ error: CloudError, container: Container) -> Bool {
+        (error.code == .networkUnavailable || error.code == .networkFailure) && container.serverIsReachable == false
     }
 
     /// The lists and their entry counts in one zone.

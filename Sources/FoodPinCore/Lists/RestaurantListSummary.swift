@@ -54,6 +54,8 @@ package struct RestaurantListsOverview: Hashable, Sendable {
     package var sharedWithMe: [RestaurantListSummary]
     /// Read from the local cache while the server is away.
     package var isFromCache = false
+    /// Changes made while away that the server refused: they stay in the outbox, and the screen says so.
+    package var refused: [RefusedListChange] = []
 
     package init(mine: [RestaurantListSummary] = [], sharedWithMe: [RestaurantListSummary] = []) {
         self.mine = mine

@@ -13,6 +13,9 @@ extension Renderer {
         ("e", "edit your restaurant"),
         ("d", "delete your restaurant"),
         ("o", "open the location's map (detail)"),
+        ("s", "save the restaurant to a list"),
+        ("l", "lists: yours and shared with you"),
+        ("d (in a list)", "remove the entry, where you may write"),
         ("?", "this help"),
     ]
 

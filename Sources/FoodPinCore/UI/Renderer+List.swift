@@ -10,7 +10,7 @@ extension Renderer {
         renderStatusLine()
         if !renderSearchBar() {
             renderHelpBar([("j/k", "move"), ("Enter", "open"), ("r", "refresh"), ("a", "add"), ("d", "delete"), ("e", "edit"),
-                           ("/", "search"), ("?", "help"), ("q", "quit")])
+                           ("s", "save to list"), ("l", "lists"), ("/", "search"), ("?", "help"), ("q", "quit")])
         }
 
         let top = Layout.listTop

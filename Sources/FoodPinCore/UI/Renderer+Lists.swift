@@ -33,6 +33,13 @@ extension Renderer {
         }
         section("My lists", overview.mine, empty: "None yet — press s on a restaurant to save it to a list", renderer: &self)
         section("Shared with me", overview.sharedWithMe, empty: "Nothing shared with you yet", renderer: &self)
+        // Never lost in silence: each change the server refused on upload, until it is resolved.
+        for refused in overview.refused {
+            for line in TextLayout.wrap([(unicode ? "✗ " : "! ") + refused.message], width: max(1, width - 2)) where y < bottom {
+                grid.put(line, x: 1, y: y, style: theme.error)
+                y += 1
+            }
+        }
     }
 
     private mutating func renderListRow(_ list: RestaurantListSummary, y: Int, selected: Bool) {

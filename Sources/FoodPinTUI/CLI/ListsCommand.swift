@@ -41,12 +41,14 @@ struct ListsCommand: AsyncParsableCommand {
         do {
             overview = try await { () async throws in
                 try await seeder?.ensureSchema()
-                return try await lists.overview()
+                // Changes saved while away go up first, so the counts include them and a refusal shows below.
+                return try await lists.overviewAfterUploads()
             }()
         } catch {
             printFailure("foodpin lists", TextSanitizer.line(DiscoverError(error, while: .loadFailed).message))
             throw ExitCode(1)
         }
+        defer { Self.reportOutbox(of: session) }
         if json {
             let output = Output(
                 mine: overview.mine.map { Output.Mine(name: $0.name, count: $0.count, sharedWith: $0.sharedWith) },
@@ -68,6 +70,20 @@ struct ListsCommand: AsyncParsableCommand {
         }
         if overview.mine.isEmpty && overview.sharedWithMe.isEmpty {
             printError("No lists yet: foodpin save RESTAURANT --to LIST makes one")
+        }
+    }
+
+    /// On stderr: that the lists are the cached ones while the server is away, what still waits
+    /// to upload, and each change the server refused (it stays in the outbox).
+    static func reportOutbox(of session: CloudSession) {
+        if session.container.serverIsReachable == false {
+            printError("offline: the lists as last read from the server")
+        }
+        if session.lists.hasWaitingChanges {
+            printError("queued: list changes upload when the server is reachable")
+        }
+        for refused in session.lists.refusedChanges() {
+            printError("refused: " + refused.message)
         }
     }
 

@@ -34,8 +34,11 @@ struct SaveCommand: AsyncParsableCommand {
             } else {
                 print("saved to \(name) (\(ListsCommand.count(saved.count)))")
             }
-            if !session.container.pendingChanges().isEmpty {
+            if session.container.pendingChanges().contains(where: { $0.failure == nil }) {
                 printError("queued: uploads when the server is reachable")
+            }
+            for refused in lists.refusedChanges() {
+                printError("refused: " + refused.message)
             }
         } catch {
             printFailure("foodpin save", TextSanitizer.line(DiscoverError(error, while: .saveFailed).message))

@@ -6,8 +6,9 @@ import LocalCloudCLI
 /// `foodpin unshare LIST [--user NAME | --all]`: stops sharing one of my lists with one person,
 /// or with everyone (the share is deleted).
 ///
-/// Its `--user` names the person to remove, so it acts as `LOCALCLOUD_USER` (or the login name,
-/// or the signed-in account), and takes the other container options one by one.
+/// Its `--user` names the person to remove. The acting user is the global `--user` given before
+/// `unshare` (`foodpin --user alice unshare Friday --user bob`), else `LOCALCLOUD_USER`, the login
+/// name or the signed-in account; the other container options are taken one by one.
 struct UnshareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "unshare",
@@ -32,25 +33,14 @@ struct UnshareCommand: AsyncParsableCommand {
     @Flag(help: "Stop sharing with everyone, the public link included.")
     var all = false
 
-    /// `--user`'s value: the root command's `--user` (the acting user, for the screen) claims the
-    /// option before this command sees it, so it is read from the arguments after `unshare`.
-    var person: String? {
-        user ?? Self.userArgument(in: Array(CommandLine.arguments.dropFirst()))
+    /// The two `--user`s by position (see ``CloudOptions/userOptions(in:subcommand:)``): the root
+    /// command's `--user` claims both before this command sees either.
+    private var users: (acting: String?, subcommand: String?) {
+        CloudOptions.userOptions(in: Array(CommandLine.arguments.dropFirst()), subcommand: "unshare")
     }
 
-    /// The value of `--user NAME` or `--user=NAME` after the `unshare` word.
-    static func userArgument(in arguments: [String]) -> String? {
-        guard let start = arguments.firstIndex(of: "unshare") else { return nil }
-        var index = start + 1
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" { return nil }
-            if argument == "--user", index + 1 < arguments.count { return arguments[index + 1] }
-            if argument.hasPrefix("--user=") { return String(argument.dropFirst("--user=".count)) }
-            index += 1
-        }
-        return nil
-    }
+    /// The person to remove.
+    var person: String? { user ?? users.subcommand }
 
     func validate() throws {
         let user = person
@@ -62,7 +52,7 @@ struct UnshareCommand: AsyncParsableCommand {
         var cloud = CloudOptions()
         cloud.dataDirectory = dataDirectory
         cloud.container = container
-        cloud.user = nil
+        cloud.user = users.acting
         cloud.environment = environment
         let session = CloudSession(cloud: cloud)
         defer { session.leaveOpenAtExit() }

@@ -12,7 +12,16 @@ extension RemoteStore {
 
     package func fetchZones(_ ids: [RecordZone.ID]?, context: StoreContext) async throws -> [RecordZone.ID: Result<RecordZone, CloudError>] {
         guard let ids else {
-            let answer = try await client.database(context.scope, "zones/list", body: nil, idempotent: true)
+            // Kept, so the zones (the lists shared with this user among them) still show while the server is away.
+            let key = Self.cacheKey("zones", context, [:])
+            let answer: JSONValue
+            do {
+                answer = try await reaching { try await client.database(context.scope, "zones/list", body: nil, idempotent: true) }
+                try? responses.store(answer, for: key)
+            } catch let error as CloudError where Self.isOffline(error) {
+                guard let cached = try? responses.value(for: key) else { throw error }
+                answer = cached
+            }
             var zones: [RecordZone.ID: Result<RecordZone, CloudError>] = [:]
             for item in answer["zones"]?.arrayValue ?? [] {
                 let id = try RecordZone.ID(webServices: item["zoneID"])

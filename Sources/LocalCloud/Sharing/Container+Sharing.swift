@@ -18,11 +18,21 @@ extension Container {
                                  role: .privateUser, permission: .readOnly, acceptanceStatus: .pending)
     }
 
-    /// A participant for the person with this email address.
+    /// A participant for the person with this email address: a remote container asks its server
+    /// (`users/lookup/email`, the accounts added with `localcloud users add NAME --email ADDRESS`).
     ///
-    /// - Throws: `unknownItem`: the embedded store keeps no email addresses (a server's accounts do).
+    /// - Throws: `unknownItem` for an address no discoverable account has; always on the embedded
+    ///   store, whose accounts are the machine's user names and have no email addresses.
     public func shareParticipant(forEmailAddress emailAddress: String) async throws -> Share.Participant {
-        throw CloudError(.unknownItem, "No user has the email address \(String(emailAddress.prefix(80))) in this container")
+        let unknown = CloudError(.unknownItem, "No user has the email address \(String(emailAddress.prefix(80))) in this container")
+        let found: Record.ID? = try await runSharing { _, _ in nil } remote: { remote in
+            try remote.lookupUser(emailAddress: emailAddress)
+        }
+        guard let id = found else { throw unknown }
+        var lookup = UserIdentity.LookupInfo(emailAddress: emailAddress)
+        lookup.userRecordID = id
+        return Share.Participant(userIdentity: UserIdentity(userRecordID: id, lookupInfo: lookup),
+                                 role: .privateUser, permission: .readOnly, acceptanceStatus: .pending)
     }
 
     /// What a share URL holds, before accepting it.

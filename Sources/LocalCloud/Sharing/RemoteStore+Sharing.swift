@@ -1,7 +1,17 @@
 import Foundation
 
-// records/resolve and records/accept: a remote container's share URLs, resolved by its server.
+// records/resolve and records/accept: a remote container's share URLs, resolved by its server;
+// users/lookup/email: the people a share is for, found by their address.
 extension RemoteStore {
+    /// The user record ID of the discoverable account with this email address (`users/lookup/email`),
+    /// or `nil` when the server knows no such person.
+    func lookupUser(emailAddress: String) throws -> Record.ID? {
+        let body = JSONValue.object(["users": .array([.object(["emailAddress": .string(emailAddress)])])])
+        let answer = try client.database(.public, "users/lookup/email", body: body, idempotent: true)
+        guard let name = answer["users"]?.arrayValue?.first?["userRecordName"]?.stringValue, !name.isEmpty else { return nil }
+        return Record.ID(recordName: name)
+    }
+
     /// The metadata behind a share URL, from the server's `records/resolve`.
     func resolveShare(shortGUID: String, fetchRoot: Bool, rootKeys: [String]?, containerIdentifier: String) async throws -> Share.Metadata {
         var entry: [String: JSONValue] = ["value": .string(shortGUID), "shouldFetchRootRecord": .bool(fetchRoot)]

@@ -117,7 +117,9 @@ final class SQLiteChangeReader: ChangeReader {
             for change in changes where change.seq > listener.after {
                 guard let reason = change.reason else { continue }
                 for subscription in watched where !spent.contains(subscription.key) {
-                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user, shares: shares) else { continue }
+                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user, shares: shares),
+                          try Self.inHierarchy(change, reason: reason, subscription, user: listener.user, shares: shares, db: db)
+                    else { continue }
                     if Self.needsPredicate(subscription, reason: reason) {
                         let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
                         let matched = try predicateResults[key] ?? matchesPredicate(change, subscription, db: db)
@@ -242,7 +244,8 @@ final class SQLiteChangeReader: ChangeReader {
 
     private func matches(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription, user: String,
                          shares: [StoredShare], db: GRDB.Database) throws -> Bool {
-        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares) else { return false }
+        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares),
+              try Self.inHierarchy(change, reason: reason, watched, user: user, shares: shares, db: db) else { return false }
         guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
               watched.predicate != .truePredicate else { return true }
         // The predicate, in SQL, against the one changed row.
@@ -250,5 +253,18 @@ final class SQLiteChangeReader: ChangeReader {
         let sql = SQLFragment(Self.matchPrefixSQL,
                               [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)]) + predicate + SQLFragment(")")
         return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
+    }
+
+    /// A shared-database change passes when the user's hierarchy shares cover the record
+    /// (``WatchedSubscription/isCovered(_:by:parent:)``): its parent chain read from the records table.
+    private static func inHierarchy(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription,
+                                    user: String, shares: [StoredShare], db: GRDB.Database) throws -> Bool {
+        guard let grant = watched.hierarchyGrant(for: change, reason: reason, user: user, shares: shares) else { return true }
+        return try WatchedSubscription.isCovered(change.recordName, by: grant) { name in
+            try String.fetchOne(db, sql: """
+                SELECT json_extract(fields, '$.\(Record.parentKey).v') FROM records
+                WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
+                """, arguments: [change.scope.rawValue, change.owner, change.zone, name])
+        }
     }
 }

@@ -198,6 +198,17 @@ final class PostgresChangeReader: ChangeReader {
     private func matches(_ change: LoggedChange, reason: LocalCloud.Notification.Reason, _ watched: WatchedSubscription,
                          user: String, shares: [StoredShare]) async throws -> Bool {
         guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares) else { return false }
+        if let grant = watched.hierarchyGrant(for: change, reason: reason, user: user, shares: shares) {
+            // Only the records the user's hierarchy shares cover: the parent chain, from the records table.
+            let covered = try await WatchedSubscription.isCovered(change.recordName, by: grant) { name in
+                var parent = PostgresStatement("SELECT r.fields -> ")
+                parent.sql += "\(parent.bind(Record.parentKey)) ->> 'v' FROM \(store.schema).records r WHERE "
+                parent.sql += "r.scope = \(parent.bind(change.scope.rawValue)) AND r.owner = \(parent.bind(change.owner))"
+                parent.sql += " AND r.zone = \(parent.bind(change.zone)) AND r.record_name = \(parent.bind(name))"
+                return try await store.pool.rows(parent.sql, parent.binds).first?.decode(String?.self) ?? nil
+            }
+            guard covered else { return false }
+        }
         guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
               watched.predicate != .truePredicate else { return true }
         // The predicate, in SQL, against the one changed row.

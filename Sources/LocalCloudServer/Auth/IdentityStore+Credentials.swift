@@ -54,11 +54,15 @@ extension IdentityStore {
     ///
     /// - Throws: `CloudError(.invalidArguments)` for a bad name or password, `.constraintViolation` for a taken name.
     @discardableResult
-    package func addUser(_ name: String, password: String, container: String, discoverable: Bool = true,
+    package func addUser(_ name: String, password: String, container: String, discoverable: Bool = true, email: String? = nil,
                          hasher: PasswordHasher = .standard, now: Date = Date()) async throws -> UserAccount {
         try Self.validate(userName: name)
+        let email = try email.map(UserAccount.normalizedEmail)
+        if let email, try await users(container: container).contains(where: { $0.email == email }) {
+            throw CloudError(.constraintViolation, "Another user has the email address \(email)")
+        }
         let hash = try await hasher.hash(password)
-        let user = UserAccount(name: name, created: now, discoverable: discoverable)
+        let user = UserAccount(name: name, created: now, discoverable: discoverable, email: email)
         try await insertUser(user, passwordHash: hash, container: container)
         return user
     }

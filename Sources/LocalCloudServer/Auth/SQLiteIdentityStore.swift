@@ -137,6 +137,9 @@ package final class SQLiteIdentityStore: IdentityStore {
         migrator.registerMigration("v2: disabled accounts") { db in
             try db.execute(sql: "ALTER TABLE account ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerMigration("v3: account email addresses") { db in
+            try db.execute(sql: "ALTER TABLE account ADD COLUMN email TEXT")
+        }
         return migrator
     }
 
@@ -187,8 +190,8 @@ package final class SQLiteIdentityStore: IdentityStore {
     package func insertUser(_ user: UserAccount, passwordHash: String, container: String) async throws {
         do {
             try await write(container) { db in
-                try db.execute(sql: "INSERT INTO account (name, passwordHash, discoverable, created) VALUES (?, ?, ?, ?)",
-                               arguments: [user.name, passwordHash, user.discoverable, user.created.timeIntervalSince1970])
+                try db.execute(sql: "INSERT INTO account (name, passwordHash, discoverable, created, email) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [user.name, passwordHash, user.discoverable, user.created.timeIntervalSince1970, user.email])
             }
         } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
             throw CloudError(.constraintViolation, "User '\(user.name)' exists already")
@@ -229,7 +232,7 @@ package final class SQLiteIdentityStore: IdentityStore {
 
     private static func account(_ row: Row) -> UserAccount {
         UserAccount(name: row["name"], created: Date(timeIntervalSince1970: row["created"]), discoverable: row["discoverable"],
-                    disabled: row["disabled"])
+                    disabled: row["disabled"], email: row["email"])
     }
 
     // MARK: Web auth tokens

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import LocalCloud
 
-// users/current, users/caller and users/discover (GET: every discoverable user; POST: by lookupInfos).
+// users/current, users/caller, users/discover (GET: every discoverable user; POST: by lookupInfos)
+// and users/lookup/email (discoverable users by email address: how a share finds its participants).
 //
 // A LocalCloud account is its name: `userRecordName` is `_` + name, as records name their creator,
 // and the name is the given name in `nameComponents`. Every account is discoverable unless added
@@ -34,9 +35,29 @@ extension CloudServer {
             var found: [JSONValue] = []
             for (index, lookup) in lookups.enumerated() {
                 guard lookup.objectValue != nil else { throw ServerError(.badRequest, "lookupInfos[\(index)] must be an object") }
-                // Accounts have no email address or phone number: only userRecordName can match.
+                // Accounts have no phone number: userRecordName or emailAddress can match.
                 if let recordName = lookup["userRecordName"]?.stringValue, let user = byRecordName[recordName] {
                     found.append(Self.userIdentityJSON(name: user.name, discoverable: true))
+                } else if let user = Self.user(withEmail: lookup["emailAddress"]?.stringValue, in: users) {
+                    found.append(Self.userIdentityJSON(name: user.name, discoverable: true, email: user.email))
+                }
+            }
+            return .object(["users": .array(found)])
+        }
+        // The reference's request: {"users": [{"emailAddress": …}]}; the answer lists the users found
+        // (User Dictionaries), leaving out addresses no discoverable account has.
+        onDatabase(router, .post, "users/lookup/email") { call in
+            _ = try Self.signedInName(call, "users/lookup/email")
+            let lookups = try call.array("users", max: Self.maximumItems)
+            let users = try await self.discoverableUsers(call)
+            var found: [JSONValue] = []
+            for (index, lookup) in lookups.enumerated() {
+                guard let address = lookup["emailAddress"]?.stringValue else {
+                    throw ServerError(.badRequest, "users[\(index)] must be an object with an emailAddress string")
+                }
+                if let user = Self.user(withEmail: address, in: users) {
+                    found.append(.object(["userRecordName": .string(user.userRecordName), "firstName": .string(user.name),
+                                          "emailAddress": .string(user.email ?? address)]))
                 }
             }
             return .object(["users": .array(found)])
@@ -51,14 +72,22 @@ extension CloudServer {
 
     /// The reference's User Identity dictionary: `userRecordName`, `lookupInfo`, and `nameComponents`
     /// when the user is discoverable.
-    static func userIdentityJSON(name: String, discoverable: Bool) -> JSONValue {
+    static func userIdentityJSON(name: String, discoverable: Bool, email: String? = nil) -> JSONValue {
         let recordName = JSONValue.string("_" + name)
+        var lookupInfo: [String: JSONValue] = ["userRecordName": recordName]
+        if let email { lookupInfo["emailAddress"] = .string(email) }
         var body: [String: JSONValue] = [
             "userRecordName": recordName,
-            "lookupInfo": .object(["userRecordName": recordName]),
+            "lookupInfo": .object(lookupInfo),
         ]
         if discoverable { body["nameComponents"] = .object(["givenName": .string(name)]) }
         return .object(body)
+    }
+
+    /// The account with this email address (compared as accounts keep it, lowercased), if any.
+    static func user(withEmail address: String?, in users: [UserAccount]) -> UserAccount? {
+        guard let address, let email = try? UserAccount.normalizedEmail(address) else { return nil }
+        return users.first { $0.email == email }
     }
 
     func discoverableUsers(_ call: DatabaseCall) async throws -> [UserAccount] {

@@ -88,6 +88,9 @@ package final class PostgresIdentityStore: IdentityStore {
         migrator.register(2, "disabled accounts", [
             "ALTER TABLE \(s).accounts ADD COLUMN disabled boolean NOT NULL DEFAULT false",
         ])
+        migrator.register(3, "account email addresses", [
+            "ALTER TABLE \(s).accounts ADD COLUMN email text",
+        ])
         return migrator
     }
 
@@ -159,9 +162,9 @@ package final class PostgresIdentityStore: IdentityStore {
     // MARK: Accounts
 
     package func insertUser(_ user: UserAccount, passwordHash: String, container: String) async throws {
-        var s = PostgresStatement("INSERT INTO \(Self.schema).accounts (container, name, password_hash, created, discoverable) VALUES (")
+        var s = PostgresStatement("INSERT INTO \(Self.schema).accounts (container, name, password_hash, created, discoverable, email) VALUES (")
         s.sql += [s.bind(container), s.bind(user.name), s.bind(passwordHash), s.bind(user.created.timeIntervalSince1970),
-                  s.bind(user.discoverable)].joined(separator: ", ") + ")"
+                  s.bind(user.discoverable), s.bind(user.email)].joined(separator: ", ") + ")"
         do {
             _ = try await rows(s)
         } catch let error as CloudError where error.code == .constraintViolation {
@@ -170,7 +173,7 @@ package final class PostgresIdentityStore: IdentityStore {
     }
 
     package func user(named name: String, container: String) async throws -> UserAccount? {
-        var s = PostgresStatement("SELECT name, created, discoverable, disabled FROM \(Self.schema).accounts WHERE container = ")
+        var s = PostgresStatement("SELECT name, created, discoverable, disabled, email FROM \(Self.schema).accounts WHERE container = ")
         s.sql += "\(s.bind(container)) AND name = \(s.bind(name))"
         return try await rows(s).first.map(Self.account)
     }
@@ -194,14 +197,15 @@ package final class PostgresIdentityStore: IdentityStore {
     }
 
     package func users(container: String) async throws -> [UserAccount] {
-        var s = PostgresStatement("SELECT name, created, discoverable, disabled FROM \(Self.schema).accounts WHERE container = ")
+        var s = PostgresStatement("SELECT name, created, discoverable, disabled, email FROM \(Self.schema).accounts WHERE container = ")
         s.sql += "\(s.bind(container)) ORDER BY name"
         return try await rows(s).map(Self.account)
     }
 
     private static func account(_ row: PostgresRow) throws -> UserAccount {
-        let (name, created, discoverable, disabled) = try row.decode((String, Double, Bool, Bool).self)
-        return UserAccount(name: name, created: Date(timeIntervalSince1970: created), discoverable: discoverable, disabled: disabled)
+        let (name, created, discoverable, disabled, email) = try row.decode((String, Double, Bool, Bool, String?).self)
+        return UserAccount(name: name, created: Date(timeIntervalSince1970: created), discoverable: discoverable, disabled: disabled,
+                           email: email)
     }
 
     // MARK: Web auth tokens

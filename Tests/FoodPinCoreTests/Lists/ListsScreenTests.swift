@@ -46,6 +46,23 @@ import Testing
         #expect(lines[13].contains("Enter open") && lines[13].contains("Esc Discover"))
     }
 
+    @Test func aRefusedOfflineChangeIsShownWrappedAndSanitized() {
+        var state = discover()
+        var withRefusal = RestaurantListsOverview(mine: [friday])
+        withRefusal.refused = [RefusedListChange(restaurant: "Addis\u{1B}[31m Injera", isRemoval: false, owner: "bob",
+                                                 reason: "Zone not found in the shared database: Lists")]
+        _ = send(&state, .key(.character("l")), .listsLoaded(.success(withRefusal)))
+        let grid = view(state, width: 60, height: 14)
+        let text = grid.text
+        #expect(!text.contains("\u{1B}"), "record text never drives the terminal")
+        let message = grid.lines.filter { $0.contains("✗") || $0.hasPrefix("   ") }.joined(separator: " ")
+        #expect(text.contains("✗ “Addis"), "\(text)")
+        let joined = grid.lines.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains("was not saved to bob's list: the server refused it (Zone not found in the shared database: Lists); it stays in the outbox"),
+                "\(message)")
+        #expect(grid.lines.allSatisfy { DisplayWidth.of($0) <= 60 })
+    }
+
     @Test func enterOpensAListAndItsThumbnailsLoad() {
         var state = discover()
         _ = send(&state, .key(.character("l")), .listsLoaded(.success(overview())))

@@ -59,6 +59,17 @@ import Testing
         #expect(!view(state, width: 50, height: 12).lines[1].contains("Loading"), "the spinner stops when the page arrives")
     }
 
+    @Test func discoverHintsAndHelpNameSaveAndLists() {
+        var state = listState([Restaurant.fixture("a", "Cafe Deadend", minutesAgo: 5)], width: 120, height: 30)
+        let bar = view(state, width: 120, height: 30).lines.last ?? ""
+        #expect(bar.contains("s save to list  l lists"), "the Discover key hints name s and l: \(bar)")
+        send(&state, .key(.character("?")))
+        let help = view(state, width: 120, height: 30).text
+        #expect(help.contains("save the restaurant to a list"))
+        #expect(help.contains("lists: yours and shared with you"))
+        #expect(help.contains("remove the entry, where you may write"))
+    }
+
     @Test func emptyListWhileLoadingShowsTheSpinnerInTheMiddle() {
         var state = AppState(config: AppConfig(formServices: .fake()), width: 50, height: 12, now: testNow)
         send(&state, .start)
