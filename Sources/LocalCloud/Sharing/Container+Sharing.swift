@@ -26,7 +26,7 @@ extension Container {
     public func shareParticipant(forEmailAddress emailAddress: String) async throws -> Share.Participant {
         let unknown = CloudError(.unknownItem, "No user has the email address \(String(emailAddress.prefix(80))) in this container")
         let found: Record.ID? = try await runSharing { _, _ in nil } remote: { remote in
-            try remote.lookupUser(emailAddress: emailAddress)
+            try await remote.lookupUser(emailAddress: emailAddress)
         }
         guard let id = found else { throw unknown }
         var lookup = UserIdentity.LookupInfo(emailAddress: emailAddress)

@@ -5,9 +5,9 @@ import Foundation
 extension RemoteStore {
     /// The user record ID of the discoverable account with this email address (`users/lookup/email`),
     /// or `nil` when the server knows no such person.
-    func lookupUser(emailAddress: String) throws -> Record.ID? {
+    func lookupUser(emailAddress: String) async throws -> Record.ID? {
         let body = JSONValue.object(["users": .array([.object(["emailAddress": .string(emailAddress)])])])
-        let answer = try client.database(.public, "users/lookup/email", body: body, idempotent: true)
+        let answer = try await client.database(.public, "users/lookup/email", body: body, idempotent: true)
         guard let name = answer["users"]?.arrayValue?.first?["userRecordName"]?.stringValue, !name.isEmpty else { return nil }
         return Record.ID(recordName: name)
     }
