@@ -32,7 +32,10 @@ package final class RemoteTestServer: Sendable {
             .appendingPathComponent("lcr-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = ServerConfiguration(dataDirectory: directory)
-        configuration.port = previous?.port ?? 0
+        // Below the kernel's ephemeral range (32768–60999): a port chosen there (port 0) can be
+        // taken, once this server stops, by any client connection's local end, and a restart
+        // on the same port would then fail with "Address already in use".
+        configuration.port = previous?.port ?? Int.random(in: 20_000..<32_000)
         configuration.tlsCertificatePath = tls?.certificate
         configuration.tlsKeyPath = tls?.key
         let container = previous?.container ?? container
@@ -52,12 +55,12 @@ package final class RemoteTestServer: Sendable {
         }
         var logger = Logger(label: "remote-test-server")
         logger.logLevel = .critical
-        let server = CloudServer.open(configuration: configuration, logger: logger)
         if let previous { PortPlaceholder.release(previous.port) }
         let deadline = ContinuousClock.now + .seconds(30)
         var launched: (url: String, task: Task<Void, any Error>, stopRequester: AsyncStream<Void>.Continuation)?
         var lastFailure = "no answer"
         while launched == nil && ContinuousClock.now < deadline {
+            let server = CloudServer.open(configuration: configuration, logger: logger)
             let (urls, continuation) = AsyncStream.makeStream(of: String.self)
             let (stopRequests, stopRequester) = AsyncStream.makeStream(of: Void.self)
             let task = Task {
@@ -82,7 +85,8 @@ package final class RemoteTestServer: Sendable {
                 stopRequester.yield()
                 if case .failure(let error) = await task.result { lastFailure = String(describing: error) }
                 // A restart waits for its port: a new server that took it meanwhile gives it back.
-                guard previous != nil else { break }
+                // A new server tries another port.
+                if previous == nil { configuration.port = Int.random(in: 20_000..<32_000) }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
