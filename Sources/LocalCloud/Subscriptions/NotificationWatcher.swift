@@ -47,12 +47,7 @@ final class NotificationWatcher: Sendable {
         guard let user = configuration.user else { return }
         while !Task.isCancelled {
             // Open (and migrate) the store first, so the tables exist; retry while it cannot be opened.
-            // On the database's queue: opening may wait on a database server, never on the pool.
-            let source = try? await Database(scope: .public, core: core).perform { db -> Source in
-                let store = try await db.core.store()
-                if let fanout = try await ChangeFanout.shared(for: store) { return .shared(fanout) }
-                return await .own(try store.openChangeReader())
-            }
+            let source = try? await openSource()
             switch source {
             case nil:
                 try? await Task.sleep(for: Self.retryInterval)
@@ -64,6 +59,17 @@ final class NotificationWatcher: Sendable {
                 if await runShared(fanout, user: user) { return }
             }
         }
+    }
+
+    /// The store's fanout, or a reader of its own. In a task of its own: a stream's task lives as
+    /// long as the stream, and keeps none of what opening a store and a reader allocated.
+    private func openSource() async throws -> Source {
+        let core = core
+        return try await Task {
+            let store = try await core.store()
+            if let fanout = try await ChangeFanout.shared(for: store) { return Source.shared(fanout) }
+            return Source.own(try await store.openChangeReader())
+        }.value
     }
 
     /// Joins the fanout and stays until cancelled. Returns `false` when the fanout had just closed.

@@ -37,7 +37,9 @@ extension CloudServer {
             cursor = parsed
         }
         // Compacted past the client's last event: say so, so it fetches changes to catch up.
-        let expired = if let cursor { try await !container.changeLogIsComplete(afterSequence: cursor.sequence) } else { false }
+        // (In a task of its own, like the feed's first read: this task lives as long as the stream.)
+        let expired = if let cursor { try await !Task { try await container.changeLogIsComplete(afterSequence: cursor.sequence) }.value }
+            else { false }
         // Opened before the response starts: a save made once the client sees the stream is in it.
         let feed = try await NotificationFeed(container: container, after: cursor)
         let heartbeat = Self.heartbeatInterval
