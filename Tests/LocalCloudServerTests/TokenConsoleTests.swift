@@ -35,30 +35,11 @@ struct TokenConsoleTests {
         let process = Process()
         process.executableURL = try binary()
         process.arguments = ["--data-dir", server.dataDirectory.path, "--container", server.container] + arguments
-        // Files, not pipes: a pipe's write end inherited by another test's child (spawned at the
-        // same moment) would keep its EOF from ever coming.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
-        let outURL = scratch.appendingPathExtension("out"), errURL = scratch.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = out
-        process.standardError = err
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-        try process.run()
-        try out.close()
-        try err.close()
-        if let stdin {
-            input.fileHandleForWriting.write(Data(stdin.utf8))
-            try input.fileHandleForWriting.close()
-        }
         // The exit is awaited on a thread of its own, not the pool's.
-        let exit = await BlockingThread.waitForExit(process)
-        let outData = try Data(contentsOf: outURL), errData = try Data(contentsOf: errURL)
-        return Run(status: exit.status, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
+        let input = stdin.map { Data($0.utf8) }
+        let output = try await BlockingThread.run("localcloud") { try BlockingThread.runCapturingNow(process, stdin: input) }
+        return Run(status: output.exit.status, stdout: String(decoding: output.stdout, as: UTF8.self),
+                   stderr: String(decoding: output.stderr, as: UTF8.self))
     }
 
     static func isHex64(_ text: String) -> Bool { Secret.isHex64(text) && text == text.lowercased() }

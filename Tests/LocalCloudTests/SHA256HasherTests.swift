@@ -50,17 +50,8 @@ import Testing
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = ["sha256sum", path]
-            // A file, not a pipe: a pipe's write end inherited by another test's child would keep its EOF away.
-            let outURL = URL(fileURLWithPath: path + ".sum")
-            FileManager.default.createFile(atPath: outURL.path, contents: nil)
-            defer { try? FileManager.default.removeItem(at: outURL) }
-            let output = try FileHandle(forWritingTo: outURL)
-            process.standardOutput = output
-            try process.run()
-            try output.close()
-            let exit = BlockingThread.waitForExitNow(process)
-            let printed = String(decoding: try Data(contentsOf: outURL), as: UTF8.self)
-            return (exit.status, printed)
+            let output = try BlockingThread.runCapturingNow(process)
+            return (output.exit.status, String(decoding: output.stdout, as: UTF8.self))
         }
         #expect(status == 0)
         #expect(printed.split(separator: " ").first.map(String.init) == streamed)

@@ -39,3 +39,42 @@ extension BlockingThread {
         }
     }
 }
+
+/// A child process's exit and everything it wrote.
+package struct ChildOutput: Sendable {
+    package var exit: ChildExit
+    package var stdout: Data
+    package var stderr: Data
+}
+
+extension BlockingThread {
+    /// Runs `process` to its end on the calling thread (a blocking one), with `stdin` as its input,
+    /// and returns what it wrote.
+    ///
+    /// Its output goes to files, not pipes: a pipe's write end inherited by a child that another
+    /// thread starts at the same moment would keep EOF from ever coming.
+    package static func runCapturingNow(_ process: Process, stdin: Data? = nil) throws -> ChildOutput {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(UUID().uuidString)")
+        let outURL = scratch.appendingPathExtension("out"), errURL = scratch.appendingPathExtension("err")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        try out.close()
+        try err.close()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        }
+        let exit = waitForExitNow(process)
+        return ChildOutput(exit: exit, stdout: try Data(contentsOf: outURL), stderr: try Data(contentsOf: errURL))
+    }
+}

@@ -40,27 +40,13 @@ final class ImageFixtures {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [tool] + arguments
-        // Files, not pipes: a pipe's write end inherited by another test's child (spawned at the
-        // same moment) would keep its EOF from ever coming.
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("\(tool)-\(UUID().uuidString)")
-        let outURL = scratch.appendingPathExtension("out"), errURL = scratch.appendingPathExtension("err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: outURL); try? FileManager.default.removeItem(at: errURL) }
-        let output = try FileHandle(forWritingTo: outURL), errors = try FileHandle(forWritingTo: errURL)
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        try output.close()
-        try errors.close()
-        let exit = BlockingThread.waitForExitNow(process)
-        let data = try Data(contentsOf: outURL), errorData = try Data(contentsOf: errURL)
-        guard exit.succeeded else {
+        let output = try BlockingThread.runCapturingNow(process)
+        guard output.exit.succeeded else {
             throw FixtureError(
-                "\(tool) \(arguments.joined(separator: " ")) exited \(exit.status): "
-                    + String(decoding: errorData, as: UTF8.self))
+                "\(tool) \(arguments.joined(separator: " ")) exited \(output.exit.status): "
+                    + String(decoding: output.stderr, as: UTF8.self))
         }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: output.stdout, as: UTF8.self)
     }
 
     /// `convert ARGS... name` into the fixture directory.
