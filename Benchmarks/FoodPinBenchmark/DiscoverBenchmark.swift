@@ -142,7 +142,7 @@ struct DiscoverBenchmark {
         var renderOnly: [Double] = []
         let renderer = ThumbnailRenderer(colorMode: .colors256)
         for id in ids[24..<72] {
-            oneByOne.append(try await Bench.milliseconds {
+            oneByOne.append(await Bench.milliseconds {
                 _ = await loader.thumbnail(for: ThumbnailKey(recordID: id, size: size))
             })
             var file: URL?
@@ -155,7 +155,7 @@ struct DiscoverBenchmark {
         }
         var cached: [Double] = []
         for key in screen {
-            cached.append(try await Bench.milliseconds { _ = await loader.thumbnail(for: key) })
+            cached.append(await Bench.milliseconds { _ = await loader.thumbnail(for: key) })
         }
         print(String(format: "thumbnails, 24-row screen cold (24 loads at once): %.1f ms wall, %.1f ms CPU (target ≤100 ms)",
                      screenTime.wall, screenTime.cpu))
