@@ -41,6 +41,8 @@ fail() {
     e2e_tmux capture-pane -p -t "$E2E_SESSION" >&2 || true
     printf -- '--------------\n' >&2
   fi
+  # A script's own diagnostics (server log, a user's outbox), if it defines them.
+  if declare -F e2e_on_fail >/dev/null; then e2e_on_fail >&2 || true; fi
   exit 1
 }
 

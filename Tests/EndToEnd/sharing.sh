@@ -94,6 +94,15 @@ PY
   pass "$MODE: one server at $SERVE_URL; alice, bob (through a proxy) and carol signed in on their own data directories"
 fi
 as() { local user="$1"; shift; user_env "$user"; env -u LOCALCLOUD_USER "${USER_ENV[@]}" "$E2E_BIN" "$@"; }
+if [ "$MODE" != embedded ]; then
+  # On a failure: the server's log and what bob's outbox holds.
+  e2e_on_fail() {
+    show_log
+    echo "--- bob: foodpin lists"
+    user_env bob
+    timeout 20 env -u LOCALCLOUD_USER "${USER_ENV[@]}" "$E2E_BIN" lists 2>&1 | tail -8
+  }
+fi
 # start_as USER: foodpin's screen as USER.
 start_as() {
   user_env "$1"

@@ -16,7 +16,12 @@ extension DiscoverEffectHandler {
         switch effect {
         case .loadLists:
             run {
-                do { sink.post(.listsLoaded(.success(try await lists.overviewAfterUploads(upTo: .seconds(10))))) } catch {
+                do {
+                    sink.post(.listsLoaded(.success(try await lists.overviewAfterUploads(upTo: .seconds(10)))))
+                    // Uploads slower than that (a server under load, a retry after a dropped
+                    // connection): the screen shows how they ended once they do.
+                    if let later = try await lists.overviewOnceUploaded(upTo: .seconds(120)) { sink.post(.listsLoaded(.success(later))) }
+                } catch {
                     sink.post(.listsLoaded(.failure(DiscoverError(error, while: .loadFailed))))
                 }
             }

@@ -3,6 +3,9 @@ package protocol ListsBackend: Sendable {
     func overview() async throws -> RestaurantListsOverview
     /// The overview once the changes made while away have uploaded (a refused one is in `refused`).
     func overviewAfterUploads(upTo timeout: Duration) async throws -> RestaurantListsOverview
+    /// While changes made while away still upload: the overview once they have (or after
+    /// `timeout`); `nil` when none wait.
+    func overviewOnceUploaded(upTo timeout: Duration) async throws -> RestaurantListsOverview?
     func entries(of ref: RestaurantListRef) async throws -> [Restaurant]
     /// Saves a restaurant (record name) to the list with that name; a new list of mine when none has it.
     /// Returns whether it was on the list already.
@@ -14,5 +17,6 @@ package protocol ListsBackend: Sendable {
 
 extension ListsBackend {
     package func overviewAfterUploads(upTo timeout: Duration) async throws -> RestaurantListsOverview { try await overview() }
+    package func overviewOnceUploaded(upTo timeout: Duration) async throws -> RestaurantListsOverview? { nil }
     package func changes() -> AsyncStream<Int> { AsyncStream { $0.finish() } }
 }

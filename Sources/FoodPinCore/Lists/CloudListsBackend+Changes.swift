@@ -63,7 +63,14 @@ extension CloudListsBackend {
     /// once the server answers): the counts include them, and a refusal is in ``RestaurantListsOverview/refused``.
     package func overviewAfterUploads(upTo timeout: Duration = .seconds(10)) async throws -> RestaurantListsOverview {
         let first = try await overview()
-        guard hasWaitingChanges, container.serverIsReachable == true else { return first }
+        return try await overviewOnceUploaded(upTo: timeout) ?? first
+    }
+
+    /// While list changes made while away still upload: ``overview()`` once they have gone up (or
+    /// after `timeout`); `nil` when none wait or the server is away. The screen calls it again after
+    /// showing ``overviewAfterUploads(upTo:)``, so an upload slower than that still shows its outcome.
+    package func overviewOnceUploaded(upTo timeout: Duration) async throws -> RestaurantListsOverview? {
+        guard hasWaitingChanges, container.serverIsReachable == true else { return nil }
         await container.waitForUploads(upTo: timeout)
         return try await overview()
     }
