@@ -41,13 +41,15 @@ struct ChangeLogBatch {
 
     func write(connection: PostgresConnection, logger: Logger) async throws {
         guard !rows.isEmpty else { return }
-        try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(\(Self.lockKey))"), logger: logger)
-        var statement = PostgresStatement("WITH logged AS (INSERT INTO \(schema).change_log ")
+        // The log lock first (the INSERT reads its row), then the rows: sequence numbers are taken
+        // under the lock, so they commit in order. One round trip.
+        var statement = PostgresStatement("WITH log_lock AS (SELECT pg_advisory_xact_lock(\(Self.lockKey))), ")
+        statement.sql += "logged AS (INSERT INTO \(schema).change_log "
         statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by) SELECT "
         statement.sql += "\(statement.bind(context.scope.rawValue)), \(statement.bind(context.owner)), unnest(\(statement.bind(rows.map(\.zone)))), "
         statement.sql += "unnest(\(statement.bind(rows.map(\.name)))), unnest(\(statement.bind(rows.map(\.type)))), "
         statement.sql += "unnest(\(statement.bind(rows.map(\.kind)))), unnest(\(statement.bind(rows.map(\.at)))), \(statement.bind(context.userRecordName))"
-        statement.sql += " RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
+        statement.sql += " FROM log_lock RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
         _ = try await connection.rows(statement, logger: logger)
     }
 }

@@ -121,7 +121,7 @@ package final class PostgresChangeListener: Sendable {
 
     /// The store's change stamp, from memory: the generation while listening; while not, a value
     /// that differs on every read (a commit by another node could not be heard).
-    func stamp() -> ChangeStamp {
+    package func stamp() -> ChangeStamp {
         state.withLock { state in
             if !state.listening { state.generation &+= 1 }
             return ChangeStamp(commits: state.generation)

@@ -80,17 +80,30 @@ extension PostgresStore {
     // MARK: The stored schema
 
     /// The stored schema, decoded again only when its stamp changed (another node may have changed it).
+    ///
+    /// While no node committed since it was last read (the change stamp, from memory), that copy
+    /// is used without a round trip; the change stamp is taken first, so a commit landing during
+    /// the read leaves the copy stale.
     func currentSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {
+        let changeStamp = listener.stamp()
+        if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == changeStamp { return known.schema }
         let rows = try await connection.rows(PostgresStatement("SELECT stamp FROM \(schema).schema WHERE id = 1"), logger: logger)
         let stamp = try rows.first?.decode(String.self) ?? ""
-        if let cached = schemaCache.withLock({ $0 }), cached.stamp == stamp { return cached.schema }
-        let loaded = try await loadSchema(connection, logger: logger, locking: false)
-        schemaCache.withLock { $0 = (loaded.stamp, loaded.schema) }
-        return loaded.schema
+        let current: Schema
+        if let cached = schemaCache.withLock({ $0 }), cached.stamp == stamp {
+            current = cached.schema
+        } else {
+            let loaded = try await loadSchema(connection, logger: logger, locking: false)
+            schemaCache.withLock { $0 = (loaded.stamp, loaded.schema) }
+            current = loaded.schema
+        }
+        schemaByChangeStamp.withLock { $0 = (changeStamp, current) }
+        return current
     }
 
     func currentSchema() async throws -> Schema {
-        try await call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
+        if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == listener.stamp() { return known.schema }
+        return try await call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
     }
 
     func lockedSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {
@@ -112,6 +125,8 @@ extension PostgresStore {
 
     /// Writes the schema and brings the expression indexes in line with it, in the caller's transaction.
     func saveSchema(_ next: Schema, connection: PostgresConnection, logger: Logger) async throws {
+        // Until this transaction commits (and moves the change stamp), nothing may take the old copy as current.
+        schemaByChangeStamp.withLock { $0 = nil }
         let body = String(decoding: try JSONEncoder().encode(next), as: UTF8.self)
         var statement = PostgresStatement("UPDATE \(schema).schema SET ")
         statement.sql += "version = \(statement.bind(next.version)), stamp = \(statement.bind(UUID().uuidString)), body = \(statement.bind(body)) WHERE id = 1"

@@ -29,6 +29,7 @@ extension PostgresStore: SchemaStore {
             return next
         }
         schemaCache.withLock { $0 = nil }
+        schemaByChangeStamp.withLock { $0 = nil }
         return applied
     }
 
@@ -69,6 +70,7 @@ extension PostgresStore: SchemaStore {
             try await PostgresSchemaIndexes.synchronize(with: Schema(), in: self.schema, connection: connection, logger: logger)
         }
         schemaCache.withLock { $0 = nil }
+        schemaByChangeStamp.withLock { $0 = nil }
         try? FileManager.default.removeItem(at: assetCache)
         try? FileManager.default.createDirectory(at: assetCache, withIntermediateDirectories: true)
     }

@@ -130,9 +130,11 @@ extension PostgresStore {
             var log = ChangeLogBatch(schema: schema, context: context)
             var results: [ModifyItemResult] = []
             var failed = false
+            // Each item in a savepoint: a failed item leaves nothing behind, the others still commit.
+            // A single item needs none: when it fails, the transaction rolls back.
+            let usesSavepoints = items.count > 1
             for (item, preparation) in zip(items, prepared) {
-                // Each item in a savepoint: a failed item leaves nothing behind, the others still commit.
-                try await connection.query("SAVEPOINT item", logger: logger)
+                if usesSavepoints { try await connection.query("SAVEPOINT item", logger: logger) }
                 do {
                     switch item {
                     case .save(_, let rule):
@@ -144,9 +146,9 @@ extension PostgresStore {
                         try await delete(id, ifChangeTag: changeTag, context: context, log: &log, connection: connection, logger: logger)
                         results.append(ModifyItemResult(recordID: id, outcome: .deleted))
                     }
-                    try await connection.query("RELEASE SAVEPOINT item", logger: logger)
+                    if usesSavepoints { try await connection.query("RELEASE SAVEPOINT item", logger: logger) }
                 } catch let error as CloudError {
-                    try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger)
+                    if usesSavepoints { try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger) }
                     log.rollBack(to: results.count)
                     failed = true
                     results.append(ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete)))
@@ -154,9 +156,10 @@ extension PostgresStore {
                 }
                 log.markItem(results.count)
             }
-            if atomically && failed {
+            if failed && (atomically || !usesSavepoints) {
                 try await connection.query("ROLLBACK", logger: logger)
-                return ModifyRun(results: ModifyItemResult.failingAtomicBatch(results, items: items), committed: false)
+                return ModifyRun(results: atomically ? ModifyItemResult.failingAtomicBatch(results, items: items) : results,
+                                 committed: false)
             }
             try await log.write(connection: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger)

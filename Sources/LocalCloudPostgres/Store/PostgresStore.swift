@@ -32,6 +32,9 @@ package final class PostgresStore: Sendable {
     /// String ranges on jsonb follow the database collation; only under "C" do they match code-point order.
     let collationIsC: Bool
     let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
+    /// The schema as read under a change stamp: while the stamp is unchanged no node committed
+    /// anything (schema writes NOTIFY like every commit), so queries and saves skip the stamp read.
+    let schemaByChangeStamp = Mutex<(stamp: ChangeStamp, schema: Schema)?>(nil)
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
     /// the change stamp in memory. Started by the first reader or change stamp, so a console
     /// command that only reads or writes opens none.

@@ -7,8 +7,9 @@ import Synchronization
 
 /// The server's identity store in PostgreSQL (schema `localcloud_identity`): API tokens, accounts,
 /// web auth tokens and server-to-server keys, keyed by container, so every `localcloud serve`
-/// node on the database accepts a token any node (or the console) issued. Nothing is cached:
-/// a revocation takes effect on every node at its next request.
+/// node on the database accepts a token any node (or the console) issued. Token rows are kept in
+/// memory while the node hears every revocation (``PostgresCredentialCache``): a revocation takes
+/// effect on every node as soon as its NOTIFY arrives.
 package final class PostgresIdentityStore: IdentityStore {
     static let schema = "localcloud_identity"
     private let pool: PostgresPool
@@ -17,6 +18,8 @@ package final class PostgresIdentityStore: IdentityStore {
     /// LISTENs to ``changesChannel`` once some container's changes are watched: one connection per
     /// store (per node), however many push sessions it serves.
     private let listening = Mutex<(listener: PostgresChangeListener, task: Task<Void, Never>)?>(nil)
+    private let apiTokenCache = PostgresCredentialCache<APIToken>()
+    private let webAuthTokenCache = PostgresCredentialCache<WebAuthToken>()
 
     /// The channel every node NOTIFYs after it revokes a credential (the payload is the container).
     static let changesChannel = "localcloud_credentials"
@@ -55,6 +58,8 @@ package final class PostgresIdentityStore: IdentityStore {
 
     /// Tells every node (this one too, through its LISTEN) that `container`'s credentials changed.
     private func announceRevocation(container: String) async {
+        apiTokenCache.removeAll()
+        webAuthTokenCache.removeAll()
         var s = PostgresStatement("SELECT pg_notify(")
         s.sql += "\(s.bind(Self.changesChannel)), \(s.bind(container)))"
         _ = try? await rows(s)
@@ -129,9 +134,24 @@ package final class PostgresIdentityStore: IdentityStore {
     }
 
     package func apiToken(digest: String, container: String) async throws -> APIToken? {
-        var s = PostgresStatement("SELECT digest, environment, name, created, revoked FROM \(Self.schema).api_tokens WHERE container = ")
-        s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
-        return try await rows(s).first.map(Self.apiToken)
+        try await cachedLookup(apiTokenCache, container: container, digest: digest) {
+            var s = PostgresStatement("SELECT digest, environment, name, created, revoked FROM \(Self.schema).api_tokens WHERE container = ")
+            s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
+            return try await self.rows(s).first.map(Self.apiToken)
+        }
+    }
+
+    /// The row for a token digest: from memory while no revocation was announced since it was
+    /// read (the stamp is taken first, so one landing during the read makes the entry stale).
+    private func cachedLookup<Row: Sendable>(_ cache: PostgresCredentialCache<Row>, container: String, digest: String,
+                                             _ read: () async throws -> Row?) async throws -> Row? {
+        watchCredentialChanges(container: container)
+        let key = container + "\u{0}" + digest
+        let stamp = listening.withLock { $0?.listener.stamp() }
+        if let stamp, let row = cache.row(key, stamp: stamp) { return row }
+        let row = try await read()
+        if let stamp, let row { cache.store(key, stamp: stamp, row: row) }
+        return row
     }
 
     package func apiTokens(container: String) async throws -> [APIToken] {
@@ -222,12 +242,14 @@ package final class PostgresIdentityStore: IdentityStore {
     }
 
     package func webAuthToken(digest: String, container: String) async throws -> WebAuthToken? {
-        var s = PostgresStatement("SELECT digest, account, created, expires, revoked FROM \(Self.schema).web_auth_tokens WHERE container = ")
-        s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
-        return try await rows(s).first.map { row in
-            let (digest, user, created, expires, revoked) = try row.decode((String, String, Double, Double, Double?).self)
-            return WebAuthToken(digest: digest, user: user, created: Date(timeIntervalSince1970: created),
-                                expires: Date(timeIntervalSince1970: expires), revoked: Self.date(revoked))
+        try await cachedLookup(webAuthTokenCache, container: container, digest: digest) {
+            var s = PostgresStatement("SELECT digest, account, created, expires, revoked FROM \(Self.schema).web_auth_tokens WHERE container = ")
+            s.sql += "\(s.bind(container)) AND digest = \(s.bind(digest))"
+            return try await self.rows(s).first.map { row in
+                let (digest, user, created, expires, revoked) = try row.decode((String, String, Double, Double, Double?).self)
+                return WebAuthToken(digest: digest, user: user, created: Date(timeIntervalSince1970: created),
+                                    expires: Date(timeIntervalSince1970: expires), revoked: Self.date(revoked))
+            }
         }
     }
 
