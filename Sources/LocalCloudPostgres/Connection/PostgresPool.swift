@@ -15,6 +15,8 @@ package final class PostgresPool: Sendable {
     package let logger: Logger
     private let runTask: Mutex<Task<Void, Never>?>
     private let closeWatch = ConnectionCloseWatch()
+    /// Every call's wait for a connection, bounded by the URL's `connectTimeout`.
+    private let deadlines: LeaseDeadlines
 
     /// How long a client should wait before retrying after the database went away.
     static let retryAfterSeconds = 1.0
@@ -22,6 +24,7 @@ package final class PostgresPool: Sendable {
     /// Connects lazily: the first query opens a connection; ``checkReachable()`` proves one can.
     package init(url: PostgresURL, maximumConnections: Int = 20) {
         self.url = url
+        deadlines = LeaseDeadlines(timeout: url.connectTimeout)
         let tls = Result { try PostgresTLS.settings(for: url) }.mapError { Self.cloudError($0) }
         self.tls = tls
         // With unusable TLS settings the client is never asked for a connection (see withConnection).
@@ -40,6 +43,7 @@ package final class PostgresPool: Sendable {
 
     deinit {
         runTask.withLock { $0?.cancel() }
+        deadlines.stop()
     }
 
     /// Stops the pool; queries after this fail.
@@ -48,6 +52,7 @@ package final class PostgresPool: Sendable {
             task?.cancel()
             task = nil
         }
+        deadlines.stop()
     }
 
     // MARK: Queries
@@ -67,63 +72,33 @@ package final class PostgresPool: Sendable {
     /// cancelled and the call fails with `serviceUnavailable` (TRY_AGAIN_LATER with `retryAfter`);
     /// the pool keeps reconnecting for the calls that follow. Only the wait for a connection is
     /// bounded: a long statement on a connection it got runs to its end, unless that connection
-    /// closes (see ``untilClosed(_:_:)``).
+    /// closes (see ``PooledCall``). The deadline is a place in one queue per pool (``LeaseDeadlines``),
+    /// not a timer per call: a call costs one task.
     ///
     /// - Throws: `serviceUnavailable` when no connection came within the deadline.
     package func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         _ = try tls.get()
-        let lease = LeaseState()
-        let timeout = url.connectTimeout
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await self.client.withConnection { connection in
-                    guard lease.begin() else { throw CancellationError() }
-                    return try await self.untilClosed(connection, body)
-                }
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                // Leased in time (or the call already ended): the body runs on; this child is done.
-                guard lease.expire() else { return nil }
-                throw CloudError(.serviceUnavailable, "No database connection within \(timeout); the database may be restarting",
-                                 retryAfterSeconds: Self.retryAfterSeconds)
-            }
-            while let result = try await group.next() {
-                if let value = result {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw CloudError(.internalError, "The database call ended without a result")
-        }
-    }
-
-    /// Runs `body` on `connection`, failing with `serviceUnavailable` as soon as the connection closes.
-    ///
-    /// A statement sent as PostgreSQL shut down (`pg_ctl stop -m fast` under load) can wait for
-    /// ever in postgres-nio although its connection is gone. A closed connection answers nothing
-    /// more, so the call ends when it closes, without waiting for the body; the body is cancelled.
-    private func untilClosed<T: Sendable>(_ connection: PostgresConnection,
-                                          _ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        let race = FirstOutcome<T>()
-        let watch = closeWatch.add(connection) {
-            race.finish(.failure(CloudError(.serviceUnavailable, "The database connection closed during the call; retry shortly",
-                                            retryAfterSeconds: Self.retryAfterSeconds)))
-        }
-        defer { closeWatch.remove(watch) }
+        let call = PooledCall<T>(watch: closeWatch)
+        let client = client
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                guard race.start(continuation) else { return }
-                race.work = Task {
+                let work = Task {
                     do {
-                        race.finish(.success(try await body(connection)))
+                        let value = try await client.withConnection { connection in
+                            guard call.leased(connection) else { throw CancellationError() }
+                            return try await body(connection)
+                        }
+                        call.finish(.success(value))
                     } catch {
-                        race.finish(.failure(error))
+                        call.finish(.failure(error))
                     }
                 }
+                call.start(continuation, work: work)
+                let timeout = deadlines.timeout
+                deadlines.add { call.expire(after: timeout) }
             }
         } onCancel: {
-            race.cancel()
+            call.cancel()
         }
     }
 
@@ -229,7 +204,7 @@ package final class PostgresPool: Sendable {
 ///
 /// One close callback per connection, registered the first time a call uses it: a callback per
 /// call would pile up on a long-lived connection's close future until it closed.
-private final class ConnectionCloseWatch: Sendable {
+final class ConnectionCloseWatch: Sendable {
     struct Token {
         var connection: ObjectIdentifier
         var call: Int
@@ -263,84 +238,6 @@ private final class ConnectionCloseWatch: Sendable {
 
     func remove(_ token: Token) {
         _ = state.withLock { $0.handlers[token.connection]?.removeValue(forKey: token.call) }
-    }
-}
-
-/// The first of a call's outcomes (its body's result, or its connection closing); later ones are dropped.
-private final class FirstOutcome<T: Sendable>: Sendable {
-    private struct State {
-        var continuation: CheckedContinuation<T, any Error>?
-        /// An outcome that came before ``start(_:)`` (the connection was already closed).
-        var early: Result<T, any Error>?
-        var work: Task<Void, Never>?
-        var finished = false
-    }
-    private let state = Mutex(State())
-
-    /// The body's task, cancelled when the call is cancelled or ends another way.
-    var work: Task<Void, Never>? {
-        get { state.withLock { $0.work } }
-        set {
-            let cancelNow = state.withLock { state -> Bool in
-                state.work = newValue
-                return state.finished
-            }
-            if cancelNow { newValue?.cancel() }
-        }
-    }
-
-    /// Waits on `continuation`; `false` when an outcome came first (it is resumed with that at once).
-    func start(_ continuation: CheckedContinuation<T, any Error>) -> Bool {
-        let early = state.withLock { state -> Result<T, any Error>? in
-            guard state.finished else {
-                state.continuation = continuation
-                return nil
-            }
-            return state.early
-        }
-        guard let early else { return true }
-        continuation.resume(with: early)
-        return false
-    }
-
-    func finish(_ result: Result<T, any Error>) {
-        let (continuation, work) = state.withLock { state -> (CheckedContinuation<T, any Error>?, Task<Void, Never>?) in
-            guard !state.finished else { return (nil, nil) }
-            state.finished = true
-            defer { state.continuation = nil }
-            if state.continuation == nil { state.early = result }
-            return (state.continuation, state.work)
-        }
-        continuation?.resume(with: result)
-        if case .failure = result { work?.cancel() }
-    }
-
-    func cancel() {
-        finish(.failure(CancellationError()))
-    }
-}
-
-/// Whether a call's connection came before its deadline: whichever of the two happens first wins.
-private final class LeaseState: Sendable {
-    private enum Phase { case waiting, leased, expired }
-    private let phase = Mutex(Phase.waiting)
-
-    /// The connection came: true unless the deadline passed first (the body must not run then).
-    func begin() -> Bool {
-        phase.withLock { phase in
-            guard phase == .waiting else { return false }
-            phase = .leased
-            return true
-        }
-    }
-
-    /// The deadline passed: true when no connection came first.
-    func expire() -> Bool {
-        phase.withLock { phase in
-            guard phase == .waiting else { return false }
-            phase = .expired
-            return true
-        }
     }
 }
 
