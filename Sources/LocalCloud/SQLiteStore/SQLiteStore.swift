@@ -14,7 +14,10 @@ final class SQLiteStore: RecordStore {
     let fileURL: URL
     let assetsDirectory: URL
     let pool: DatabasePool
-    let accessPolicy: any AccessPolicy
+    /// CloudKit's access rules, applied inside each read's and write's transaction.
+    let access: AccessRules
+    /// The schema those rules last read, with its stamp: decoded again only when another writer changed it.
+    let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
     /// Stamps records, zones, subscriptions and the change log.
     let clock: WallClock
     /// Commits through this store, for ``Container/changeStamp()``.
@@ -25,11 +28,11 @@ final class SQLiteStore: RecordStore {
     /// How long a connection waits for another process's lock before giving up.
     static let busyTimeout: TimeInterval = 30
 
-    private init(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy, clock: WallClock) throws {
+    private init(fileURL: URL, assetsDirectory: URL, access: AccessRules, clock: WallClock) throws {
         self.clock = clock
         self.fileURL = fileURL
         self.assetsDirectory = assetsDirectory
-        self.accessPolicy = accessPolicy
+        self.access = access
         try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: assetsDirectory, withIntermediateDirectories: true)
         var config = Configuration()
@@ -63,13 +66,13 @@ final class SQLiteStore: RecordStore {
 
     /// The store for a file, shared by every container in this process that opens it (with the
     /// clock of the first).
-    static func open(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy = AccountAccessPolicy(),
+    static func open(fileURL: URL, assetsDirectory: URL, access: AccessRules = .accountOnly,
                      clock: WallClock = .system) throws -> SQLiteStore {
         let key = fileURL.standardizedFileURL.path
         return try openStores.withLock { stores in
             if let existing = stores[key]?.store { return existing }
             do {
-                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy, clock: clock)
+                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, access: access, clock: clock)
                 stores[key] = WeakStore(store)
                 store.collectGarbageInBackground()
                 return store
