@@ -57,8 +57,10 @@ final class SQLiteStore: RecordStore {
 
     // MARK: Shared pools
 
-    private final class WeakStore: @unchecked Sendable {
-        weak var store: SQLiteStore?
+    /// An open store, held weakly so the last container to let go closes it (`weak let`: the
+    /// compiler checks the class is Sendable).
+    private final class WeakStore: Sendable {
+        weak let store: SQLiteStore?
         init(_ store: SQLiteStore) { self.store = store }
     }
 
