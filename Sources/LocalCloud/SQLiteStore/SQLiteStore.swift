@@ -223,36 +223,49 @@ final class SQLiteStore: RecordStore {
         return try await Self.retryingBusy { try await pool.read(body) }
     }
 
-    /// Retries the rare busy/locked results a busy timeout does not cover (WAL recovery,
-    /// schema changes by another process), and turns SQLite errors into `CloudError`.
+    /// How the store waits out the rare busy/locked results a busy timeout does not cover (WAL
+    /// recovery, schema changes by another process): 10 ms doubling to 100 ms, 50 attempts (about 5 s).
+    static let busyBackoff = Backoff(first: .milliseconds(10), maximum: .milliseconds(100))
+    static let busyAttempts = 50
+
+    /// The wait before trying again after `error`, the `failures`th in a row; `nil` to give up.
+    static func busyRetryDelay(after error: any Error, failures: Int) -> Duration? {
+        guard let error = error as? DatabaseError, isBusy(error), failures <= busyAttempts else { return nil }
+        return busyBackoff.delay(afterFailures: failures)
+    }
+
+    /// An error as the store throws it: SQLite's become `CloudError`s, the rest pass as they are.
+    static func storeError(_ error: any Error) -> any Error {
+        if let error = error as? DatabaseError { return cloudError(error) }
+        return error
+    }
+
+    /// Runs `body`, retrying busy results by ``busyRetryDelay(after:failures:)``: the task
+    /// suspends between attempts.
     static func retryingBusy<T>(_ body: () async throws -> T) async throws -> T {
-        var attempt = 0
+        var failures = 0
         while true {
             do {
                 return try await body()
-            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(10 * min(attempt, 10)))
-            } catch let error as CloudError {
-                throw error
-            } catch let error as DatabaseError {
-                throw cloudError(error)
+            } catch {
+                failures += 1
+                guard let delay = busyRetryDelay(after: error, failures: failures) else { throw storeError(error) }
+                try await Task.sleep(for: delay)
             }
         }
     }
 
-    /// ``retryingBusy(_:)`` for opening a store, which happens once, synchronously, before any
-    /// task uses it: the only place a SQLite store's thread waits.
+    /// ``retryingBusy(_:)`` for opening a store, which happens once, synchronously, on the opener's
+    /// `BlockingThread` before any task uses it: the only place a SQLite store's thread waits.
     static func retryingBusyAtOpen<T>(_ body: () throws -> T) throws -> T {
-        var attempt = 0
+        var failures = 0
         while true {
             do {
                 return try body()
-            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
-                attempt += 1
-                usleep(useconds_t(10_000 * min(attempt, 10)))
-            } catch let error as DatabaseError {
-                throw cloudError(error)
+            } catch {
+                failures += 1
+                guard let delay = busyRetryDelay(after: error, failures: failures) else { throw storeError(error) }
+                usleep(useconds_t(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
             }
         }
     }
