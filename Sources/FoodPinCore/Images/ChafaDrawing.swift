@@ -15,6 +15,11 @@ final class ChafaDrawing {
     }
 
     /// A canvas owned by the pool; only ever touched by the one drawing that took it.
+    ///
+    /// `@unchecked` because it is a C pointer: `OpaquePointer` is not `Sendable`, and the compiler
+    /// cannot see that a canvas moves between the pool and one drawing at a time (taken out of
+    /// `idle` under its lock in `init`, put back under it in `deinit`). Without it, Swift 6 refuses
+    /// both moves ("returning a task-isolated value as a 'sending' result").
     private struct PooledCanvas: @unchecked Sendable {
         let key: Key
         let pointer: OpaquePointer

@@ -69,7 +69,7 @@ final class ContainerCore: Sendable {
             } else {
                 store = try SQLiteStore.open(
                     fileURL: configuration.databaseURL, assetsDirectory: configuration.assetsDirectory,
-                    accessPolicy: SchemaAccessPolicy(environment: configuration.environment, checksIndexes: configuration.checksIndexes),
+                    access: AccessRules(environment: configuration.environment, checksIndexes: configuration.checksIndexes),
                     clock: configuration.clock)
             }
             slot.opened.withLock { $0 = store }

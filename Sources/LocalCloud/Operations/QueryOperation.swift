@@ -125,8 +125,8 @@ public final class QueryOperation: DatabaseOperation, @unchecked Sendable {
     }
 }
 
-/// Carries a `Query` (not necessarily `Sendable`) into the operation's lock.
-final class QueryBox: @unchecked Sendable {
+/// Carries a `Query` into the operation's lock.
+final class QueryBox: Sendable {
     let query: Query
     init(_ query: Query) { self.query = query }
 }

@@ -91,7 +91,11 @@ extension RemoteStore {
             guard let cached = try cachedQueryPage(request, key: key) else { throw error }
             return cached
         }
-        let records = try await RemoteWire.pageRecords(answer, zoneID: request.zoneID) { try await record($0, zone: request.zoneID) }
+        // The page's assets first (the only waits), then its records, decoded in one pass.
+        try await downloadAssets(of: RemoteWire.pageItems(answer))
+        let records = try RemoteWire.pageRecords(answer, zoneID: request.zoneID) {
+            try RemoteWire.serverRecord($0, zoneID: request.zoneID, assetFile: cachedAsset)
+        }
         let cursor = answer["continuationMarker"]?.stringValue.map { request.cursor(continuationMarker: $0) }
         return QueryPage(records: records, cursor: cursor)
     }
@@ -203,9 +207,16 @@ extension RemoteStore {
 
     /// A record from the server, its assets downloaded into the cache.
     func record(_ json: JSONValue, zone: RecordZone.ID) async throws -> Record {
-        for (digest, url) in RemoteWire.assetDownloads(json) where cachedAsset(digest) == nil {
-            try await downloadAsset(digest: digest, from: url)
-        }
+        try await downloadAssets(of: [json])
         return try RemoteWire.serverRecord(json, zoneID: zone, assetFile: cachedAsset)
+    }
+
+    /// Downloads the assets of these record items that the asset cache lacks.
+    func downloadAssets(of items: [JSONValue]) async throws {
+        for json in items {
+            for (digest, url) in RemoteWire.assetDownloads(json) where cachedAsset(digest) == nil {
+                try await downloadAsset(digest: digest, from: url)
+            }
+        }
     }
 }

@@ -2,29 +2,20 @@ import Foundation
 
 // A `records/query` answer, read into records: the client's side of every remote page.
 extension RemoteWire {
-    /// The records of a `records/query` answer, in order; `record` turns each item into a record
-    /// (the store also downloads its assets). An item the server refused throws its error.
-    static func pageRecords(_ answer: JSONValue, zoneID: RecordZone.ID, record: (JSONValue) throws -> Record) throws -> [Record] {
+    /// The record items of a `records/query` answer, in order.
+    /// - Throws: the error of the first item the server refused.
+    static func pageItems(_ answer: JSONValue) throws -> [JSONValue] {
         let items = answer["records"]?.arrayValue ?? []
-        var records: [Record] = []
-        records.reserveCapacity(items.count)
         for item in items {
             if let error = RemoteStore.itemError(item) { throw error }
-            records.append(try record(item))
         }
-        return records
+        return items
     }
 
-    /// ``pageRecords(_:zoneID:record:)`` for a `record` that may fetch (the remote store's assets).
-    static func pageRecords(_ answer: JSONValue, zoneID: RecordZone.ID, record: (JSONValue) async throws -> Record) async throws -> [Record] {
-        let items = answer["records"]?.arrayValue ?? []
-        var records: [Record] = []
-        records.reserveCapacity(items.count)
-        for item in items {
-            if let error = RemoteStore.itemError(item) { throw error }
-            records.append(try await record(item))
-        }
-        return records
+    /// The records of a `records/query` answer, in order; `record` turns each item into a record.
+    /// An item the server refused throws its error (before any item is turned into a record).
+    static func pageRecords(_ answer: JSONValue, zoneID: RecordZone.ID, record: (JSONValue) throws -> Record) throws -> [Record] {
+        try pageItems(answer).map(record)
     }
 
     /// A `records/query` answer's bytes decoded into records, as the remote store decodes a page

@@ -83,9 +83,7 @@ extension Container {
     /// The private database gives the current user's records only.
     package func allRecords(in scope: Database.Scope, zone: RecordZone.ID = .default, types: [String]? = nil) async throws -> [Record] {
         let context = core.context(scope)
-        if scope != .public && context.user == nil {
-            throw CloudError(.notAuthenticated, "No account: the \(scope) database needs a signed-in user")
-        }
+        try AccessRules.checkAccount(writes: false, context: context)
         return try await core.store().allRecords(zone: zone, types: types, context: context)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 
 /// The stored form of a record's fields: one JSON object, one entry per field.
 ///

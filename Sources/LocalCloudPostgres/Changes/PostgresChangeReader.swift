@@ -74,7 +74,8 @@ final class PostgresChangeReader: ChangeReader {
 
     func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
         do {
-            return try await read(for: user, containerIdentifier: containerIdentifier, after: sequence)
+            let listener = ChangeListenerPosition(id: 0, user: user, containerIdentifier: containerIdentifier, after: sequence)
+            return try await read([listener])[0] ?? ChangeBatch(through: sequence)
         } catch {
             throw PostgresPool.cloudError(error)
         }
@@ -93,53 +94,28 @@ final class PostgresChangeReader: ChangeReader {
         }
     }
 
+    /// The listeners' batches: the rows, subscriptions and shares fetched here, the database's
+    /// part of each match answered ahead (reads here are async), matched by ``ChangeMatcher``.
     private func read(_ listeners: [ChangeListenerPosition]) async throws -> [Int: ChangeBatch] {
         guard let earliest = listeners.map(\.after).min() else { return [:] }
         let changes = try await changes(after: earliest)
-        let through = changes.last?.seq ?? earliest
-        var batches: [Int: ChangeBatch] = [:]
-        for listener in listeners { batches[listener.id] = ChangeBatch(through: max(listener.after, through)) }
-        guard !changes.isEmpty else { return batches }
+        guard !changes.isEmpty else { return ChangeMatcher.nothingNew(for: listeners) }
         var subscriptions: [String: [WatchedSubscription]] = [:]
         for user in Set(listeners.map(\.user)) {
             subscriptions[user] = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
         }
         // Shares are read once, and only when some listener subscribes in the shared database.
-        let shares = subscriptions.values.contains { $0.contains { $0.row.scope == .shared } } ? try await store.storedSharesAsync() : []
-        var matched: [String: Bool] = [:]
-        var schema: LocalCloud.Schema?
-        for listener in listeners {
-            guard let watched = subscriptions[listener.user], !watched.isEmpty else { continue }
-            var batch = ChangeBatch(through: max(listener.after, through))
-            var spent: Set<String> = []
-            for change in changes where change.seq > listener.after {
-                guard let reason = change.reason else { continue }
-                for subscription in watched where !spent.contains(subscription.key) {
-                    let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
-                    let matches: Bool
-                    if let known = matched[key] {
-                        matches = known
-                    } else {
-                        matches = try await self.matches(change, reason: reason, subscription, user: listener.user, shares: shares)
-                        matched[key] = matches
-                    }
-                    guard matches else { continue }
-                    if subscription.firesOnce {
-                        spent.insert(subscription.key)
-                        batch.spentSubscriptions.append((subscription.row.scope, subscription.row.subscriptionID))
-                    }
-                    batch.notifications.append(subscription.notification(for: change, reason: reason,
-                                                                         containerIdentifier: listener.containerIdentifier))
-                }
-            }
-            if batch.notifications.contains(where: { $0.databaseScope == .public }) {
-                if schema == nil {
-                    let pool = store.pool
-                    schema = try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }
-                }
-                batch.schema = schema
-            }
-            batches[listener.id] = batch
+        let shares = ChangeMatcher.needsShares(subscriptions) ? try await store.storedSharesAsync() : []
+        let matcher = ChangeMatcher(changes: changes, listeners: listeners, subscriptions: subscriptions, shares: shares)
+        var answers: [String: Bool] = [:]
+        for question in matcher.questions() {
+            answers[question.key] = try await answer(question)
+        }
+        var batches = matcher.batches { answers[$0.key] ?? false }
+        // The store keeps the decoded schema by its stamp: one small query unless it changed.
+        if ChangeMatcher.needsSchema(batches) {
+            let pool = store.pool
+            ChangeMatcher.attach(try await pool.withConnection { try await self.store.currentSchema($0, logger: pool.logger) }, to: &batches)
         }
         return batches
     }
@@ -168,38 +144,11 @@ final class PostgresChangeReader: ChangeReader {
         return changes
     }
 
-    private func read(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
-        let changes = try await changes(after: sequence)
-        var batch = ChangeBatch(through: changes.last?.seq ?? sequence)
-        guard !changes.isEmpty else { return batch }
-        let subscriptions = try await store.loadSubscriptionRows(subscriber: user, scope: nil).compactMap(WatchedSubscription.init(row:))
-        guard !subscriptions.isEmpty else { return batch }
-        // Shares are read only for a user who subscribes in the shared database.
-        let shares = subscriptions.contains { $0.row.scope == .shared } ? try await store.storedSharesAsync() : []
-        var spent: Set<String> = []
-        for change in changes {
-            guard let reason = change.reason else { continue }
-            for watched in subscriptions where !spent.contains(watched.key) {
-                guard try await matches(change, reason: reason, watched, user: user, shares: shares) else { continue }
-                if watched.firesOnce {
-                    spent.insert(watched.key)
-                    batch.spentSubscriptions.append((watched.row.scope, watched.row.subscriptionID))
-                }
-                batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
-            }
-        }
-        // The store keeps the decoded schema by its stamp: one small query unless it changed.
-        if batch.notifications.contains(where: { $0.databaseScope == .public }) {
-            batch.schema = try await store.pool.withConnection { try await self.store.currentSchema($0, logger: self.store.pool.logger) }
-        }
-        return batch
-    }
-
-    private func matches(_ change: LoggedChange, reason: LocalCloud.Notification.Reason, _ watched: WatchedSubscription,
-                         user: String, shares: [StoredShare]) async throws -> Bool {
-        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares) else { return false }
-        if let grant = watched.hierarchyGrant(for: change, reason: reason, user: user, shares: shares) {
-            // Only the records the user's hierarchy shares cover: the parent chain, from the records table.
+    /// What only the database decides for one match: the record's place under a hierarchy share
+    /// (its parent chain, from the records table) and the predicate, in SQL, against the one changed row.
+    private func answer(_ question: ChangeMatcher.Question) async throws -> Bool {
+        let change = question.change
+        if let grant = question.grant {
             let covered = try await WatchedSubscription.isCovered(change.recordName, by: grant) { name in
                 var parent = PostgresStatement("SELECT r.fields -> ")
                 parent.sql += "\(parent.bind(Record.parentKey)) ->> 'v' FROM \(store.schema).records r WHERE "
@@ -209,15 +158,14 @@ final class PostgresChangeReader: ChangeReader {
             }
             guard covered else { return false }
         }
-        guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
-              watched.predicate != .truePredicate else { return true }
+        guard question.testsPredicate else { return true }
         // The predicate, in SQL, against the one changed row.
         var statement = PostgresStatement("SELECT 1 FROM \(store.schema).records r WHERE ")
         statement.sql += "r.scope = \(statement.bind(change.scope.rawValue)) AND r.owner = \(statement.bind(change.owner))"
         statement.sql += " AND r.zone = \(statement.bind(change.zone)) AND r.record_name = \(statement.bind(change.recordName))"
         let compiler = QueryCompiler(dialect: PostgresDialect(schema: store.schema, collationIsC: store.collationIsC))
         statement.sql += " AND ("
-        statement.append(try compiler.predicate(watched.predicate))
+        statement.append(try compiler.predicate(question.subscription.predicate))
         statement.sql += ")"
         return try await !store.pool.rows(statement.sql, statement.binds).isEmpty
     }

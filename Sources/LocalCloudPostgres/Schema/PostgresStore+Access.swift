@@ -2,79 +2,32 @@ import Foundation
 import LocalCloud
 import PostgresNIO
 
-/// What a write is about to do, for the access check inside its transaction.
-enum WriteCheck: Sendable {
-    case create(recordType: String, fields: [String: FieldValue])
-    case update(recordType: String, creator: String, fields: [String: FieldValue])
-    case delete(recordType: String, creator: String)
-}
-
-// The rules the SQLite store's `SchemaAccessPolicy` applies, on the schema stored in PostgreSQL:
-// accounts first, then the schema (just-in-time evolution in development), security roles on the
-// public database, and the indexes a query needs.
+// The store's part of the access rules (``AccessRules`` decides): loading the schema, and saving
+// an evolved one under the schema row's lock so that concurrent nodes' evolutions add up.
 extension PostgresStore {
-    /// No account: public data is read-only and there is no private or shared database.
-    func checkAccount(write: Bool, context: StoreContext) throws {
-        guard context.user == nil else { return }
-        switch context.scope {
-        case .public:
-            if write { throw CloudError(.notAuthenticated, "No account: sign in (set LOCALCLOUD_USER) to write to the public database") }
-        case .private, .shared:
-            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
+    /// Applies the access rules to a query on the current schema.
+    func checkQuery(_ request: QueryRequest, context: StoreContext) async throws {
+        let query = AccessRequest.query(request)
+        let schema = access.needsSchema(query, context: context) ? try await currentSchema() : Schema()
+        _ = try access.decide(query, schema: schema, context: context)
+    }
+
+    /// Applies the access rules to a write in its transaction; a save that brings new types or
+    /// fields in development evolves the schema there too.
+    func checkWrite(_ request: AccessRequest, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws {
+        let schema = access.needsSchema(request, context: context) ? try await currentSchema(connection, logger: logger) : Schema()
+        guard try access.decide(request, schema: schema, context: context) != nil else { return }
+        // Decided again on the locked row: another node may have evolved it meanwhile.
+        let locked = try await lockedSchema(connection, logger: logger)
+        if let next = try access.decide(request, schema: locked, context: context) {
+            try await saveSchema(next, connection: connection, logger: logger)
         }
     }
 
-    func checkQuery(_ schema: Schema, _ request: QueryRequest, context: StoreContext) throws {
-        try checkAccount(write: false, context: context)
-        if context.scope == .public {
-            try schema.checkPermission(.read, recordType: request.recordType, user: context.user, creator: nil)
-        }
-        try schema.checkListMatches(recordType: request.recordType, predicate: request.predicate)
-        if checksIndexes, schema.recordTypes[request.recordType] != nil {
-            try schema.checkIndexes(recordType: request.recordType, predicate: request.predicate,
-                                    sortKeys: request.sort.map(SchemaAccessPolicy.predicateKey))
-        }
-    }
-
-    func checkRead(_ schema: Schema, recordType: String, creator: String, context: StoreContext) throws {
-        try checkAccount(write: false, context: context)
-        guard context.scope == .public else { return }
-        try schema.checkPermission(.read, recordType: recordType, user: context.user, creator: SchemaAccessPolicy.userName(creator))
-    }
-
-    /// Checks a write in its transaction; a save that brings new types or fields in development
-    /// evolves the schema there too, under the schema row's lock so concurrent nodes add up.
-    func checkWrite(_ check: WriteCheck, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws {
-        try checkAccount(write: true, context: context)
-        var schema = try await currentSchema(connection, logger: logger)
-        switch check {
-        case .create(let type, let fields), .update(let type, _, let fields):
-            if try schema.checkingSave(recordType: type, fields: fields, justInTime: environment == .development) != nil {
-                let locked = try await lockedSchema(connection, logger: logger)
-                if let next = try locked.checkingSave(recordType: type, fields: fields, justInTime: environment == .development) {
-                    try await saveSchema(next, connection: connection, logger: logger)
-                    schema = next
-                } else {
-                    schema = locked
-                }
-            }
-        case .delete:
-            break
-        }
-        guard context.scope == .public else { return }
-        switch check {
-        case .create(let type, _):
-            try schema.checkPermission(.create, recordType: type, user: context.user, creator: nil)
-        case .update(let type, let creator, _), .delete(let type, let creator):
-            try schema.checkPermission(.write, recordType: type, user: context.user, creator: SchemaAccessPolicy.userName(creator))
-        }
-    }
-
-    /// With index checks on, only SEARCHABLE fields go into the full-text vector, as in CloudKit.
+    /// The fields of a type whose text goes into the full-text vector; `nil` means every string field.
     func searchableFields(recordType: String, connection: PostgresConnection, logger: Logger) async throws -> Set<String>? {
-        guard checksIndexes else { return nil }
-        let type = try await currentSchema(connection, logger: logger).recordTypes[recordType]
-        return Set(type?.fields.filter(\.isSearchable).map(\.name) ?? [])
+        guard access.searchNeedsSchema else { return nil }
+        return access.searchableFields(recordType: recordType, schema: try await currentSchema(connection, logger: logger))
     }
 
     // MARK: The stored schema

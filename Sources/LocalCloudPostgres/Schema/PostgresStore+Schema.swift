@@ -105,9 +105,7 @@ extension PostgresStore: SchemaStore {
     }
 
     package func allRecords(zone: RecordZone.ID, types: [String]?, context: StoreContext) async throws -> [Record] {
-        if context.scope != .public && context.user == nil {
-            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
-        }
+        try AccessRules.checkAccount(writes: false, context: context)
         var statement = PostgresStatement("SELECT \(Self.recordColumns) FROM \(schema).records r WHERE ")
         statement.sql += "r.scope = \(statement.bind(context.scope.rawValue)) AND r.owner = \(statement.bind(context.owner))"
         statement.sql += " AND r.zone = \(statement.bind(zone.zoneName))"

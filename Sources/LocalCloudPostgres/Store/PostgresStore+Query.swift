@@ -4,8 +4,7 @@ import PostgresNIO
 
 extension PostgresStore {
     package func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
-        let schemaNow = try await currentSchema()
-        try checkQuery(schemaNow, request, context: context)
+        try await checkQuery(request, context: context)
         let plan = try PostgresQueryPlan.compile(request, context: context, schema: schema, collationIsC: collationIsC)
         let page: QueryPage = try await call { pool in
             try await pool.withConnection { connection in

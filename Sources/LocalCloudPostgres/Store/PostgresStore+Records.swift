@@ -12,9 +12,8 @@ extension PostgresStore {
 
     package func fetchRecords(_ ids: [Record.ID], desiredKeys: [String]?, context: StoreContext) async throws -> [Record.ID: Result<Record, CloudError>] {
         let keys = try QuerySQL.fieldKeys(desiredKeys)
-        if context.scope != .public && context.user == nil {
-            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
-        }
+        // No account has no private or shared database, even to find nothing in.
+        try AccessRules.checkAccount(writes: false, context: context)
         let byZone = Dictionary(grouping: ids, by: \.zoneID.zoneName)
         let found: [(id: Record.ID, record: Record?)] = try await call { pool in
             try await pool.withConnection { connection in
@@ -35,16 +34,16 @@ extension PostgresStore {
         }
         try await materializeAssets(in: found.compactMap(\.record))
         var results: [Record.ID: Result<Record, CloudError>] = [:]
-        let schema = await context.scope == .public ? try currentSchema() : nil
+        let anyFetch = AccessRequest.fetch(recordType: "", creator: "")
+        let schema = access.needsSchema(anyFetch, context: context) ? try await currentSchema() : Schema()
         for (id, record) in found {
             guard let record else {
                 results[id] = .failure(SaveResolution.notFound(id))
                 continue
             }
             do {
-                if let schema {
-                    try checkRead(schema, recordType: record.recordType, creator: record.creatorUserRecordID?.recordName ?? "", context: context)
-                }
+                let fetch = AccessRequest.fetch(recordType: record.recordType, creator: record.creatorUserRecordID?.recordName ?? "")
+                _ = try access.decide(fetch, schema: schema, context: context)
                 results[id] = .success(record)
             } catch let error as CloudError {
                 results[id] = .failure(error)

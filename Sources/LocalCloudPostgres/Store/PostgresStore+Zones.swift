@@ -15,7 +15,7 @@ extension PostgresStore {
         for zone in zones {
             checked[zone.zoneID] = Result {
                 try checkCustomZonesAllowed(context)
-                try checkAccount(write: true, context: context)
+                try AccessRules.checkAccount(writes: true, context: context)
                 if zone.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                     try FieldName.validate(zone.zoneID.zoneName, what: "Zone name")
                 }
@@ -68,7 +68,7 @@ extension PostgresStore {
                     throw CloudError(.invalidArguments, "The default zone cannot be deleted")
                 }
                 try checkCustomZonesAllowed(context)
-                try checkAccount(write: true, context: context)
+                try AccessRules.checkAccount(writes: true, context: context)
             } catch let error as CloudError {
                 checked[id] = error
             }

@@ -23,6 +23,8 @@ package final class PostgresStore: Sendable {
     package let containerIdentifier: String
     package let environment: Container.Environment
     let checksIndexes: Bool
+    /// CloudKit's access rules, applied inside each call's transaction.
+    let access: AccessRules
     /// Stamps records, zones, subscriptions and the change log.
     let clock: WallClock
     /// Local copies of asset bytes, so a fetched record's asset has a readable `fileURL`.
@@ -52,6 +54,7 @@ package final class PostgresStore: Sendable {
         self.containerIdentifier = containerIdentifier
         self.environment = environment
         self.checksIndexes = checksIndexes
+        self.access = AccessRules(environment: environment, checksIndexes: checksIndexes)
         self.assetCache = assetCache
         self.epoch = epoch
         self.collationIsC = collationIsC

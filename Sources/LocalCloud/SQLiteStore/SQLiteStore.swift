@@ -14,7 +14,10 @@ final class SQLiteStore: RecordStore {
     let fileURL: URL
     let assetsDirectory: URL
     let pool: DatabasePool
-    let accessPolicy: any AccessPolicy
+    /// CloudKit's access rules, applied inside each read's and write's transaction.
+    let access: AccessRules
+    /// The schema those rules last read, with its stamp: decoded again only when another writer changed it.
+    let schemaCache = Mutex<(stamp: String, schema: Schema)?>(nil)
     /// Stamps records, zones, subscriptions and the change log.
     let clock: WallClock
     /// Commits through this store, for ``Container/changeStamp()``.
@@ -25,11 +28,11 @@ final class SQLiteStore: RecordStore {
     /// How long a connection waits for another process's lock before giving up.
     static let busyTimeout: TimeInterval = 30
 
-    private init(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy, clock: WallClock) throws {
+    private init(fileURL: URL, assetsDirectory: URL, access: AccessRules, clock: WallClock) throws {
         self.clock = clock
         self.fileURL = fileURL
         self.assetsDirectory = assetsDirectory
-        self.accessPolicy = accessPolicy
+        self.access = access
         try FileManager.default.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: assetsDirectory, withIntermediateDirectories: true)
         var config = Configuration()
@@ -54,8 +57,10 @@ final class SQLiteStore: RecordStore {
 
     // MARK: Shared pools
 
-    private final class WeakStore: @unchecked Sendable {
-        weak var store: SQLiteStore?
+    /// An open store, held weakly so the last container to let go closes it (`weak let`: the
+    /// compiler checks the class is Sendable).
+    private final class WeakStore: Sendable {
+        weak let store: SQLiteStore?
         init(_ store: SQLiteStore) { self.store = store }
     }
 
@@ -63,13 +68,13 @@ final class SQLiteStore: RecordStore {
 
     /// The store for a file, shared by every container in this process that opens it (with the
     /// clock of the first).
-    static func open(fileURL: URL, assetsDirectory: URL, accessPolicy: any AccessPolicy = AccountAccessPolicy(),
+    static func open(fileURL: URL, assetsDirectory: URL, access: AccessRules = .accountOnly,
                      clock: WallClock = .system) throws -> SQLiteStore {
         let key = fileURL.standardizedFileURL.path
         return try openStores.withLock { stores in
             if let existing = stores[key]?.store { return existing }
             do {
-                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, accessPolicy: accessPolicy, clock: clock)
+                let store = try SQLiteStore(fileURL: fileURL, assetsDirectory: assetsDirectory, access: access, clock: clock)
                 stores[key] = WeakStore(store)
                 store.collectGarbageInBackground()
                 return store
@@ -218,36 +223,49 @@ final class SQLiteStore: RecordStore {
         return try await Self.retryingBusy { try await pool.read(body) }
     }
 
-    /// Retries the rare busy/locked results a busy timeout does not cover (WAL recovery,
-    /// schema changes by another process), and turns SQLite errors into `CloudError`.
+    /// How the store waits out the rare busy/locked results a busy timeout does not cover (WAL
+    /// recovery, schema changes by another process): 10 ms doubling to 100 ms, 50 attempts (about 5 s).
+    static let busyBackoff = Backoff(first: .milliseconds(10), maximum: .milliseconds(100))
+    static let busyAttempts = 50
+
+    /// The wait before trying again after `error`, the `failures`th in a row; `nil` to give up.
+    static func busyRetryDelay(after error: any Error, failures: Int) -> Duration? {
+        guard let error = error as? DatabaseError, isBusy(error), failures <= busyAttempts else { return nil }
+        return busyBackoff.delay(afterFailures: failures)
+    }
+
+    /// An error as the store throws it: SQLite's become `CloudError`s, the rest pass as they are.
+    static func storeError(_ error: any Error) -> any Error {
+        if let error = error as? DatabaseError { return cloudError(error) }
+        return error
+    }
+
+    /// Runs `body`, retrying busy results by ``busyRetryDelay(after:failures:)``: the task
+    /// suspends between attempts.
     static func retryingBusy<T>(_ body: () async throws -> T) async throws -> T {
-        var attempt = 0
+        var failures = 0
         while true {
             do {
                 return try await body()
-            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
-                attempt += 1
-                try await Task.sleep(for: .milliseconds(10 * min(attempt, 10)))
-            } catch let error as CloudError {
-                throw error
-            } catch let error as DatabaseError {
-                throw cloudError(error)
+            } catch {
+                failures += 1
+                guard let delay = busyRetryDelay(after: error, failures: failures) else { throw storeError(error) }
+                try await Task.sleep(for: delay)
             }
         }
     }
 
-    /// ``retryingBusy(_:)`` for opening a store, which happens once, synchronously, before any
-    /// task uses it: the only place a SQLite store's thread waits.
+    /// ``retryingBusy(_:)`` for opening a store, which happens once, synchronously, on the opener's
+    /// `BlockingThread` before any task uses it: the only place a SQLite store's thread waits.
     static func retryingBusyAtOpen<T>(_ body: () throws -> T) throws -> T {
-        var attempt = 0
+        var failures = 0
         while true {
             do {
                 return try body()
-            } catch let error as DatabaseError where isBusy(error) && attempt < 50 {
-                attempt += 1
-                usleep(useconds_t(10_000 * min(attempt, 10)))
-            } catch let error as DatabaseError {
-                throw cloudError(error)
+            } catch {
+                failures += 1
+                guard let delay = busyRetryDelay(after: error, failures: failures) else { throw storeError(error) }
+                usleep(useconds_t(delay.components.seconds * 1_000_000 + delay.components.attoseconds / 1_000_000_000_000))
             }
         }
     }

@@ -15,7 +15,7 @@ extension SQLiteStore {
             for zone in zones {
                 do {
                     try checkCustomZonesAllowed(context)
-                    try accessPolicy.check(.modifyZone, context: context, db: db)
+                    try checkAccess(.modifyZone, context: context, db: db)
                     if zone.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                         try FieldName.validate(zone.zoneID.zoneName, what: "Zone name")
                         try db.execute(sql: "INSERT OR IGNORE INTO zones (scope, owner, zone_name, created_at) VALUES (?, ?, ?, ?)",
@@ -51,7 +51,7 @@ extension SQLiteStore {
                         throw CloudError(.invalidArguments, "The default zone cannot be deleted")
                     }
                     try checkCustomZonesAllowed(context)
-                    try accessPolicy.check(.modifyZone, context: context, db: db)
+                    try checkAccess(.modifyZone, context: context, db: db)
                     try requireZone(id, context: context, db: db)
                     let now = clock.now.timeIntervalSince1970
                     let rows = try Row.fetchAll(db, sql: "SELECT id, record_name, record_type FROM records WHERE scope = ? AND owner = ? AND zone = ?",

@@ -72,7 +72,7 @@ extension SQLiteStore {
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
         try await read { [self] db in
-            try accessPolicy.check(.query(request), context: context, db: db)
+            try checkAccess(.query(request), context: context, db: db)
             let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context, db: db)
             // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
             let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false

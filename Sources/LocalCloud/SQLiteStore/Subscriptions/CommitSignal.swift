@@ -37,9 +37,9 @@ final class CommitSignal: Sendable {
         func databaseDidRollback(_ db: GRDB.Database) {}
     }
 
-    // A weak `var` is not Sendable to the compiler; it is set once in init and read only under `installed`'s lock.
-    private final class Installed: @unchecked Sendable {
-        weak var pool: DatabasePool?
+    /// The pool is held weakly (`weak let`: set once, so the compiler checks the class is Sendable).
+    private final class Installed: Sendable {
+        weak let pool: DatabasePool?
         let signal: CommitSignal
         init(pool: DatabasePool, signal: CommitSignal) {
             self.pool = pool

@@ -8,10 +8,8 @@ extension SQLiteStore {
         let fieldKeys = try QuerySQL.fieldKeys(desiredKeys)
         let sql = "SELECT \(SQLQueryPlan.recordColumns) FROM records r "
             + "WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ?"
-        if context.scope != .public && context.user == nil {
-            // No account has no private or shared database, even to find nothing in.
-            throw CloudError(.notAuthenticated, "No account: the \(context.scope) database needs a signed-in user")
-        }
+        // No account has no private or shared database, even to find nothing in.
+        try AccessRules.checkAccount(writes: false, context: context)
         return try await read { [self] db in
             var results: [Record.ID: Result<Record, CloudError>] = [:]
             let statement = try db.cachedStatement(sql: sql)
@@ -23,7 +21,7 @@ extension SQLiteStore {
                 }
                 do {
                     let creator = record.creatorUserRecordID?.recordName ?? ""
-                    try accessPolicy.check(.fetch(recordType: record.recordType, creator: creator), context: context, db: db)
+                    try checkAccess(.fetch(recordType: record.recordType, creator: creator), context: context, db: db)
                     results[id] = .success(record)
                 } catch let error as CloudError {
                     results[id] = .failure(error)
@@ -156,7 +154,7 @@ extension SQLiteStore {
         // look the row up only when the name is taken, saving an index probe per new record.
         var insertedRowID: Int64?
         if pending.state.recordChangeTag == nil,
-           (try? accessPolicy.check(.create(recordType: record.recordType, fields: pending.fields), context: context, db: db)) != nil {
+           (try? checkAccess(.create(recordType: record.recordType, fields: pending.fields), context: context, db: db)) != nil {
             insertedRowID = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db)
         }
         let existing = insertedRowID == nil ? try existingRow(id, context: context, db: db) : nil
@@ -173,7 +171,7 @@ extension SQLiteStore {
                                         server: FieldsJSON.decode(existing.fields, assetURL: assetURL(forDigest:)))
                 : pending.fields
             try SaveCheck.checkSize(fields)
-            try accessPolicy.check(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields), context: context, db: db)
+            try checkAccess(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields), context: context, db: db)
             try db.cachedStatement(sql: "UPDATE records SET modified_at = ?, modified_by = ?, change_tag = ?, fields = ? WHERE id = ?")
                 .execute(arguments: [now, context.userRecordName, changeTag, FieldsJSON.encode(fields), existing.id])
             rowID = existing.id
@@ -190,7 +188,7 @@ extension SQLiteStore {
             if let insertedRowID {
                 rowID = insertedRowID
             } else {
-                try accessPolicy.check(.create(recordType: record.recordType, fields: fields), context: context, db: db)
+                try checkAccess(.create(recordType: record.recordType, fields: fields), context: context, db: db)
                 guard let inserted = try insertRow(pending, now: now, changeTag: changeTag, context: context, db: db) else {
                     throw CloudError(.internalError, "Record \(id.recordName) appeared during its own save", recordID: id)
                 }
@@ -199,7 +197,7 @@ extension SQLiteStore {
         case (.conflict, nil), (.update, nil):
             throw CloudError(.internalError, "Record \(id.recordName) was resolved against a row it does not have", recordID: id)
         }
-        let searchable = try accessPolicy.searchableFields(recordType: record.recordType, db: db)
+        let searchable = try searchableFields(recordType: record.recordType, db: db)
         try writeSideTables(rowID: rowID, fields: fields, searchable: searchable, context: context, db: db)
         try logChange(context: context, zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType,
                       kind: isNew ? "created" : "updated", at: now, db: db)
@@ -286,7 +284,7 @@ extension SQLiteStore {
         if let serverTag = SaveResolution.deleteConflict(existing: existing.resolutionRow, ifChangeTag: changeTag) {
             throw SaveResolution.changed(id, serverTag: serverTag, server: try fetchRow(existing.id, db: db))
         }
-        try accessPolicy.check(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)
+        try checkAccess(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)
         try deleteRow(existing.id, zone: id.zoneID.zoneName, name: id.recordName, type: existing.recordType, context: context, db: db)
     }
 

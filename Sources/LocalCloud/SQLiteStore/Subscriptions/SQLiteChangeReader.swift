@@ -74,8 +74,9 @@ final class SQLiteChangeReader: ChangeReader {
     func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
         let version = try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
         guard version != lastVersion.withLock({ $0 }) else { return ChangeBatch(through: sequence) }
+        let listener = ChangeListenerPosition(id: 0, user: user, containerIdentifier: containerIdentifier, after: sequence)
         let batch = try await connection.read { [self] db in
-            try read(db, user: user, containerIdentifier: containerIdentifier, after: sequence)
+            try read(db, listeners: [listener], after: sequence)[0] ?? ChangeBatch(through: sequence)
         }
         lastVersion.withLock { $0 = version }
         return batch
@@ -99,47 +100,18 @@ final class SQLiteChangeReader: ChangeReader {
     /// Decoded subscriptions by user and key, with the row they were decoded from.
     private let decoded = Mutex<[String: [String: WatchedSubscription]]>([:])
 
+    /// The listeners' batches from one read: the rows, subscriptions and shares fetched here,
+    /// matched by ``ChangeMatcher``.
     private func read(_ db: GRDB.Database, listeners: [ChangeListenerPosition], after earliest: Int64) throws -> [Int: ChangeBatch] {
         let changes = try Self.changes(db, after: earliest)
-        let through = changes.last?.seq ?? earliest
-        var batches: [Int: ChangeBatch] = [:]
-        for listener in listeners { batches[listener.id] = ChangeBatch(through: max(listener.after, through)) }
-        guard !changes.isEmpty else { return batches }
+        guard !changes.isEmpty else { return ChangeMatcher.nothingNew(for: listeners) }
         let subscriptions = try subscriptions(db, users: Set(listeners.map(\.user)))
         // Shares are read once, and only when some listener subscribes in the shared database.
-        let shares = subscriptions.values.contains { $0.contains { $0.row.scope == .shared } } ? try SQLiteStore.storedShares(db) : []
-        var predicateResults: [String: Bool] = [:]
-        var schema: Schema?
-        for listener in listeners {
-            guard let watched = subscriptions[listener.user], !watched.isEmpty else { continue }
-            var batch = ChangeBatch(through: max(listener.after, through))
-            var spent: Set<String> = []
-            for change in changes where change.seq > listener.after {
-                guard let reason = change.reason else { continue }
-                for subscription in watched where !spent.contains(subscription.key) {
-                    guard subscription.matchesWithoutPredicate(change, reason: reason, user: listener.user, shares: shares),
-                          try Self.inHierarchy(change, reason: reason, subscription, user: listener.user, shares: shares, db: db)
-                    else { continue }
-                    if Self.needsPredicate(subscription, reason: reason) {
-                        let key = "\(change.seq)\u{0}\(listener.user)\u{0}\(subscription.key)"
-                        let matched = try predicateResults[key] ?? matchesPredicate(change, subscription, db: db)
-                        predicateResults[key] = matched
-                        guard matched else { continue }
-                    }
-                    if subscription.firesOnce {
-                        spent.insert(subscription.key)
-                        batch.spentSubscriptions.append((subscription.row.scope, subscription.row.subscriptionID))
-                    }
-                    batch.notifications.append(subscription.notification(for: change, reason: reason,
-                                                                         containerIdentifier: listener.containerIdentifier))
-                }
-            }
-            if batch.notifications.contains(where: { $0.databaseScope == .public }) {
-                if schema == nil { schema = try currentSchema(db) }
-                batch.schema = schema
-            }
-            batches[listener.id] = batch
-        }
+        let shares = ChangeMatcher.needsShares(subscriptions) ? try SQLiteStore.storedShares(db) : []
+        let matcher = ChangeMatcher(changes: changes, listeners: listeners, subscriptions: subscriptions, shares: shares)
+        var batches = try matcher.batches { question in try answer(question, db: db) }
+        // In the same read: the access check sees roles and grants as of these changes.
+        if ChangeMatcher.needsSchema(batches) { ChangeMatcher.attach(try currentSchema(db), to: &batches) }
         return batches
     }
 
@@ -197,43 +169,6 @@ final class SQLiteChangeReader: ChangeReader {
         }
     }
 
-    private static func needsPredicate(_ watched: WatchedSubscription, reason: Notification.Reason) -> Bool {
-        watched.row.kind == Subscription.SubscriptionType.query.rawValue && reason != .recordDeleted && watched.predicate != .truePredicate
-    }
-
-    private func matchesPredicate(_ change: LoggedChange, _ watched: WatchedSubscription, db: GRDB.Database) throws -> Bool {
-        let predicate = try SQLQueryPlan.compile(watched.predicate)
-        let sql = SQLFragment(Self.matchPrefixSQL,
-                              [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)]) + predicate + SQLFragment(")")
-        return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
-    }
-
-    private func read(_ db: GRDB.Database, user: String, containerIdentifier: String, after sequence: Int64) throws -> ChangeBatch {
-        let changes = try Self.changes(db, after: sequence)
-        var batch = ChangeBatch(through: changes.last?.seq ?? sequence)
-        guard !changes.isEmpty else { return batch }
-        let subscriptions = try SubscriptionRow.fetchAll(db, subscriber: user).compactMap(WatchedSubscription.init(row:))
-        guard !subscriptions.isEmpty else { return batch }
-        // Shares are read only for a user who subscribes in the shared database.
-        let shares = subscriptions.contains { $0.row.scope == .shared } ? try SQLiteStore.storedShares(db) : []
-        var spent: Set<String> = []
-        for change in changes {
-            guard let reason = change.reason else { continue }
-            for watched in subscriptions where !spent.contains(watched.key) {
-                guard try matches(change, reason: reason, watched, user: user, shares: shares, db: db) else { continue }
-                // firesOnce: the subscription goes away once it has fired (the watcher deletes it).
-                if watched.firesOnce {
-                    spent.insert(watched.key)
-                    batch.spentSubscriptions.append((watched.row.scope, watched.row.subscriptionID))
-                }
-                batch.notifications.append(watched.notification(for: change, reason: reason, containerIdentifier: containerIdentifier))
-            }
-        }
-        // In the same read: the access check sees roles and grants as of these changes.
-        if batch.notifications.contains(where: { $0.databaseScope == .public }) { batch.schema = try currentSchema(db) }
-        return batch
-    }
-
     /// The stored schema, decoded again only when its stamp changed (comparing it costs microseconds).
     private func currentSchema(_ db: GRDB.Database) throws -> Schema {
         if let cached = schemaCache.withLock({ $0 }), try SchemaStorage.stamp(db, is: cached.stamp) { return cached.schema }
@@ -242,29 +177,24 @@ final class SQLiteChangeReader: ChangeReader {
         return loaded.schema
     }
 
-    private func matches(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription, user: String,
-                         shares: [StoredShare], db: GRDB.Database) throws -> Bool {
-        guard watched.matchesWithoutPredicate(change, reason: reason, user: user, shares: shares),
-              try Self.inHierarchy(change, reason: reason, watched, user: user, shares: shares, db: db) else { return false }
-        guard watched.row.kind == Subscription.SubscriptionType.query.rawValue, reason != .recordDeleted,
-              watched.predicate != .truePredicate else { return true }
-        // The predicate, in SQL, against the one changed row.
-        let predicate = try SQLQueryPlan.compile(watched.predicate)
-        let sql = SQLFragment(Self.matchPrefixSQL,
-                              [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)]) + predicate + SQLFragment(")")
-        return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
-    }
-
-    /// A shared-database change passes when the user's hierarchy shares cover the record
-    /// (``WatchedSubscription/isCovered(_:by:parent:)``): its parent chain read from the records table.
-    private static func inHierarchy(_ change: LoggedChange, reason: Notification.Reason, _ watched: WatchedSubscription,
-                                    user: String, shares: [StoredShare], db: GRDB.Database) throws -> Bool {
-        guard let grant = watched.hierarchyGrant(for: change, reason: reason, user: user, shares: shares) else { return true }
-        return try WatchedSubscription.isCovered(change.recordName, by: grant) { name in
-            try String.fetchOne(db, sql: """
-                SELECT json_extract(fields, '$.\(Record.parentKey).v') FROM records
-                WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
-                """, arguments: [change.scope.rawValue, change.owner, change.zone, name])
+    /// What only the database decides for one match: the record's place under a hierarchy share
+    /// (its parent chain, from the records table) and the predicate, in SQL, against the one changed row.
+    private func answer(_ question: ChangeMatcher.Question, db: GRDB.Database) throws -> Bool {
+        let change = question.change
+        if let grant = question.grant {
+            let covered = try WatchedSubscription.isCovered(change.recordName, by: grant) { name in
+                try String.fetchOne(db, sql: """
+                    SELECT json_extract(fields, '$.\(Record.parentKey).v') FROM records
+                    WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
+                    """, arguments: [change.scope.rawValue, change.owner, change.zone, name])
+            }
+            guard covered else { return false }
         }
+        guard question.testsPredicate else { return true }
+        let predicate = try SQLQueryPlan.compile(question.subscription.predicate)
+        let sql = SQLFragment(Self.matchPrefixSQL,
+                              [.integer(Int64(change.scope.rawValue)), .text(change.owner), .text(change.zone), .text(change.recordName)])
+            + predicate + SQLFragment(")")
+        return try Bool.fetchOne(db, sql: sql.sql, arguments: sql.statementArguments) ?? false
     }
 }
