@@ -23,7 +23,7 @@ final class SQLiteStore: RecordStore {
     /// Commits through this store, for ``Container/changeStamp()``.
     let commits = Atomic<UInt64>(0)
     /// Shares transactions among concurrent writes (group commit).
-    let batcher = WriteBatcher()
+    let batcher = WriteBatcher<WriteJob>()
 
     /// How long a connection waits for another process's lock before giving up.
     static let busyTimeout: TimeInterval = 30
@@ -177,7 +177,7 @@ final class SQLiteStore: RecordStore {
     /// until the batch holding its write has committed.
     func write<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> (T, commit: Bool)) async throws -> T {
         let outcome = Mutex<Result<T, any Error>?>(nil)
-        let job = WriteBatcher.Job(
+        let job = WriteJob(
             run: { db in
                 let result = Result<T, any Error> {
                     let value = Mutex<T?>(nil)

@@ -40,15 +40,27 @@ struct ChangeLogBatch {
     static let lockKey: Int64 = 0x4C_434C_4F47
 
     func write(connection: PostgresConnection, logger: Logger) async throws {
-        guard !rows.isEmpty else { return }
+        try await Self.write([self], connection: connection, logger: logger)
+    }
+
+    /// The rows of several writes that share one transaction (group commit), each with its own
+    /// scope, owner and user, in one statement.
+    static func write(_ batches: [ChangeLogBatch], connection: PostgresConnection, logger: Logger) async throws {
+        let batches = batches.filter { !$0.rows.isEmpty }
+        guard let schema = batches.first?.schema else { return }
+        func column<T>(_ value: (ChangeLogBatch, (zone: String, name: String, type: String, kind: String, at: Double)) -> T) -> [T] {
+            batches.flatMap { batch in batch.rows.map { value(batch, $0) } }
+        }
         // The log lock first (the INSERT reads its row), then the rows: sequence numbers are taken
         // under the lock, so they commit in order. One round trip.
         var statement = PostgresStatement("WITH log_lock AS (SELECT pg_advisory_xact_lock(\(Self.lockKey))), ")
         statement.sql += "logged AS (INSERT INTO \(schema).change_log "
         statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by) SELECT "
-        statement.sql += "\(statement.bind(context.scope.rawValue)), \(statement.bind(context.owner)), unnest(\(statement.bind(rows.map(\.zone)))), "
-        statement.sql += "unnest(\(statement.bind(rows.map(\.name)))), unnest(\(statement.bind(rows.map(\.type)))), "
-        statement.sql += "unnest(\(statement.bind(rows.map(\.kind)))), unnest(\(statement.bind(rows.map(\.at)))), \(statement.bind(context.userRecordName))"
+        statement.sql += "unnest(\(statement.bind(column { batch, _ in batch.context.scope.rawValue }))), "
+        statement.sql += "unnest(\(statement.bind(column { batch, _ in batch.context.owner }))), "
+        statement.sql += "unnest(\(statement.bind(column { $1.zone }))), unnest(\(statement.bind(column { $1.name }))), "
+        statement.sql += "unnest(\(statement.bind(column { $1.type }))), unnest(\(statement.bind(column { $1.kind }))), "
+        statement.sql += "unnest(\(statement.bind(column { $1.at }))), unnest(\(statement.bind(column { batch, _ in batch.context.userRecordName })))"
         statement.sql += " FROM log_lock RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
         _ = try await connection.rows(statement, logger: logger)
     }

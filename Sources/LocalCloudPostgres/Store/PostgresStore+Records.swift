@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import PostgresNIO
+import Synchronization
 
 extension PostgresStore {
     /// The columns every record is read from, in ``record(_:keys:)``'s order.
@@ -104,68 +105,110 @@ extension PostgresStore {
                 .mapError { $0 as? CloudError ?? CloudError(.internalError, "\($0)") })
         }
         let preparedSaves = prepared
-        let outcome: ModifyRun = try await call { pool in
-            try await pool.withConnection { connection in
-                try await self.modifyTransaction(items, prepared: preparedSaves, atomically: atomically, context: context,
-                                                 connection: connection, pool: pool)
-            }
-        }
-        if outcome.committed { committed() }
-        try await materializeAssets(in: outcome.results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
-        return outcome.results
-    }
-
-    private struct ModifyRun: Sendable {
-        var results: [ModifyItemResult]
-        var committed: Bool
-    }
-
-    /// One transaction: every item in order, then the change log under the log lock, then COMMIT.
-    private func modifyTransaction(_ items: [ModifyItem], prepared: [Result<PendingSave, CloudError>?], atomically: Bool,
-                                   context: StoreContext, connection: PostgresConnection, pool: PostgresPool) async throws -> ModifyRun {
-        let logger = pool.logger
-        try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
-        do {
-            var log = ChangeLogBatch(schema: schema, context: context)
-            var results: [ModifyItemResult] = []
-            var failed = false
-            // Each item in a savepoint: a failed item leaves nothing behind, the others still commit.
-            // A single item needs none: when it fails, the transaction rolls back.
-            let usesSavepoints = items.count > 1
-            for (item, preparation) in zip(items, prepared) {
-                if usesSavepoints { try await connection.query("SAVEPOINT item", logger: logger) }
+        // Group commit: modifies that arrive while a transaction runs share the next one.
+        let outcome = Mutex<Result<[ModifyItemResult], any Error>?>(nil)
+        let job = WriteJob(
+            run: { connection, logger in
                 do {
-                    switch item {
-                    case .save(_, let rule):
-                        guard let preparation else { throw CloudError(.internalError, "Save was not prepared") }
-                        let pending = try preparation.get()
-                        let saved = try await save(pending, rule: rule, context: context, log: &log, connection: connection, logger: logger)
-                        results.append(ModifyItemResult(recordID: item.recordID, outcome: .saved(saved)))
-                    case .delete(let id, let changeTag):
-                        try await delete(id, ifChangeTag: changeTag, context: context, log: &log, connection: connection, logger: logger)
-                        results.append(ModifyItemResult(recordID: id, outcome: .deleted))
-                    }
-                    if usesSavepoints { try await connection.query("RELEASE SAVEPOINT item", logger: logger) }
-                } catch let error as CloudError {
-                    if usesSavepoints { try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger) }
-                    log.rollBack(to: results.count)
-                    failed = true
-                    results.append(ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete)))
-                    if atomically { break }
+                    let run = try await self.modifyItems(items, prepared: preparedSaves, atomically: atomically, context: context,
+                                                         connection: connection, logger: logger)
+                    outcome.withLock { $0 = .success(run.results) }
+                    return run.log
+                } catch {
+                    outcome.withLock { $0 = .failure(error) }
+                    return nil
                 }
-                log.markItem(results.count)
+            },
+            fail: { error in outcome.withLock { $0 = .failure(error) } })
+        await batcher.submit(job) { [self] jobs in await commitBatch(jobs) }
+        let results: [ModifyItemResult]
+        switch outcome.withLock({ $0 }) {
+        case .success(let value)?: results = value
+        case .failure(let error)?: throw PostgresPool.cloudError(error)
+        case nil: throw CloudError(.internalError, "The modify produced no result")
+        }
+        try await materializeAssets(in: results.compactMap { if case .saved(let r) = $0.outcome { r } else { nil } })
+        return results
+    }
+
+    /// One modify's items in the batch's open transaction: their results, and the change-log rows
+    /// to write, or `nil` when the modify's work must be rolled back (an atomic batch that failed,
+    /// or a single item that failed outside a savepoint).
+    private func modifyItems(_ items: [ModifyItem], prepared: [Result<PendingSave, CloudError>?], atomically: Bool,
+                             context: StoreContext, connection: PostgresConnection,
+                             logger: Logger) async throws -> (results: [ModifyItemResult], log: ChangeLogBatch?) {
+        var log = ChangeLogBatch(schema: schema, context: context)
+        var results: [ModifyItemResult] = []
+        var failed = false
+        // Each item in a savepoint: a failed item leaves nothing behind, the others still commit.
+        // A single item needs none: when it fails, the modify's work is rolled back.
+        let usesSavepoints = items.count > 1
+        for (item, preparation) in zip(items, prepared) {
+            if usesSavepoints { try await connection.query("SAVEPOINT item", logger: logger) }
+            do {
+                switch item {
+                case .save(_, let rule):
+                    guard let preparation else { throw CloudError(.internalError, "Save was not prepared") }
+                    let pending = try preparation.get()
+                    let saved = try await save(pending, rule: rule, context: context, log: &log, connection: connection, logger: logger)
+                    results.append(ModifyItemResult(recordID: item.recordID, outcome: .saved(saved)))
+                case .delete(let id, let changeTag):
+                    try await delete(id, ifChangeTag: changeTag, context: context, log: &log, connection: connection, logger: logger)
+                    results.append(ModifyItemResult(recordID: id, outcome: .deleted))
+                }
+                if usesSavepoints { try await connection.query("RELEASE SAVEPOINT item", logger: logger) }
+            } catch let error as CloudError {
+                if usesSavepoints { try await connection.query("ROLLBACK TO SAVEPOINT item", logger: logger) }
+                log.rollBack(to: results.count)
+                failed = true
+                results.append(ModifyItemResult(recordID: item.recordID, outcome: .failed(error, isDelete: item.isDelete)))
+                if atomically { break }
             }
-            if failed && (atomically || !usesSavepoints) {
-                try await connection.query("ROLLBACK", logger: logger)
-                return ModifyRun(results: atomically ? ModifyItemResult.failingAtomicBatch(results, items: items) : results,
-                                 committed: false)
+            log.markItem(results.count)
+        }
+        if failed && (atomically || !usesSavepoints) {
+            return (atomically ? ModifyItemResult.failingAtomicBatch(results, items: items) : results, nil)
+        }
+        return (results, log)
+    }
+
+    /// One transaction for a batch of modifies (``WriteBatcher``): each in a savepoint of its own
+    /// when there are several, so one rolled back leaves the others; then every change-log row
+    /// under the log lock, and one COMMIT. A failure of the transaction fails every modify in it.
+    func commitBatch(_ jobs: [WriteJob]) async {
+        do {
+            let wrote = try await call { pool in
+                try await pool.withConnection { connection in
+                    let logger = pool.logger
+                    try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+                    do {
+                        let nested = jobs.count > 1
+                        var logs: [ChangeLogBatch] = []
+                        for job in jobs {
+                            if nested { try await connection.query("SAVEPOINT job", logger: logger) }
+                            if let log = await job.run(connection, logger) {
+                                if nested { try await connection.query("RELEASE SAVEPOINT job", logger: logger) }
+                                logs.append(log)
+                            } else if nested {
+                                try await connection.query("ROLLBACK TO SAVEPOINT job", logger: logger)
+                            }
+                        }
+                        guard !logs.isEmpty else {
+                            try await connection.query("ROLLBACK", logger: logger)
+                            return false
+                        }
+                        try await ChangeLogBatch.write(logs, connection: connection, logger: logger)
+                        try await connection.query("COMMIT", logger: logger)
+                        return true
+                    } catch {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        throw error
+                    }
+                }
             }
-            try await log.write(connection: connection, logger: logger)
-            try await connection.query("COMMIT", logger: logger)
-            return ModifyRun(results: results, committed: true)
+            if wrote { committed() }
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
+            for job in jobs { job.fail(error) }
         }
     }
 

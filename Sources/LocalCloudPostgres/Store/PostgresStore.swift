@@ -37,6 +37,9 @@ package final class PostgresStore: Sendable {
     /// The schema as read under a change stamp: while the stamp is unchanged no node committed
     /// anything (schema writes NOTIFY like every commit), so queries and saves skip the stamp read.
     let schemaByChangeStamp = Mutex<(stamp: ChangeStamp, schema: Schema)?>(nil)
+    /// Group commit: modifies that arrive while one transaction runs share the next one, so the
+    /// change-log lock and the commit's flush are paid once per batch, not once per save.
+    let batcher = WriteBatcher<WriteJob>()
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
     /// the change stamp in memory. Started by the first reader or change stamp, so a console
     /// command that only reads or writes opens none.

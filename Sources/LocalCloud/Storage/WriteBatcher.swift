@@ -1,4 +1,3 @@
-import GRDB
 import Synchronization
 
 /// Group commit: writes that arrive while one transaction is running share the next one.
@@ -10,15 +9,10 @@ import Synchronization
 ///
 /// The first write to find the batcher idle starts a task that commits batches until the queue
 /// is empty; every writer suspends until the batch holding its write has committed.
-final class WriteBatcher: Sendable {
-    /// A write waiting for its turn.
-    struct Job: Sendable {
-        /// Runs the write in the open transaction and keeps its own result; never throws.
-        let run: @Sendable (GRDB.Database) -> Void
-        /// Replaces the result when the batch's transaction failed as a whole.
-        let fail: @Sendable (any Error) -> Void
-    }
-
+///
+/// The queue only: what a job is and how a batch commits belong to the store (the SQLite store's
+/// jobs run in one GRDB transaction, the PostgreSQL store's in one on one connection).
+package final class WriteBatcher<Job: Sendable>: Sendable {
     private struct Queued {
         var job: Job
         var done: CheckedContinuation<Void, Never>
@@ -31,10 +25,12 @@ final class WriteBatcher: Sendable {
 
     private let state = Mutex(State())
     /// The most writes one transaction carries.
-    static let maximumBatch = 64
+    package static var maximumBatch: Int { 64 }
+
+    package init() {}
 
     /// Queues `job` and returns once it has run; `transact` runs one batch in one transaction.
-    func submit(_ job: Job, transact: @escaping @Sendable ([Job]) async -> Void) async {
+    package func submit(_ job: Job, transact: @escaping @Sendable ([Job]) async -> Void) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let starts = state.withLock { state in
                 state.queue.append(Queued(job: job, done: done))
