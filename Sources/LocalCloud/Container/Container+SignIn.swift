@@ -37,7 +37,8 @@ extension Container {
         _ = try await WebServicesClient(endpoint: endpoint, transport: transport)
             .database(.public, "users/current", body: nil, idempotent: true)
         return SavedCredentials(server: serverURL.absoluteString, container: configuration.containerIdentifier,
-                                environment: configuration.environment, user: user, apiToken: apiToken, webAuthToken: token)
+                                environment: configuration.environment, user: user, apiToken: apiToken, webAuthToken: token,
+                                signedIn: configuration.clock.now)
     }
 
     /// Signs a user in on this container's server; see ``signIn(user:password:configuration:)``.

@@ -36,7 +36,8 @@ package struct CloudServer: Sendable {
         webConsole = configuration.console
             ? WebConsole(store: state.console, journal: RequestJournal(), shared: state.requestLog, logger: logger,
                          hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
-                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
+                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer,
+                         clock: authenticator.clock)
             : nil
         pushSessions = PushSessions(authenticator: authenticator, logger: logger)
     }

@@ -116,7 +116,7 @@ extension CloudServer {
         consoleRoute(router, .post, "keys/revoke") { request in
             let place = try request.place(console)
             let id = request.form.text("id") ?? ""
-            guard try await self.state.identity.revokeServerKey(id: id, container: place.container, at: Date()) else {
+            guard try await self.state.identity.revokeServerKey(id: id, container: place.container, at: self.authenticator.clock.now) else {
                 throw CloudError(.unknownItem, "No live server-to-server key \(id.prefix(64))")
             }
             try await console.audit(request.admin, "keys.revoke", "\(place.container): key \(id)")
