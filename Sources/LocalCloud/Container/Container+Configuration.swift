@@ -37,8 +37,8 @@ extension Container {
         /// On a server: the most bytes of downloaded assets kept in the local cache (least recently
         /// used go first; assets of queued changes are never evicted). `LOCALCLOUD_CACHE_MB`, default 500 MB.
         package var assetCacheLimit: Int64 = 500 * 1024 * 1024
-        /// The time the store stamps records, zones and subscriptions with and the asset cache
-        /// counts uses by; tests inject one they move forward.
+        /// The time the store stamps records, zones and subscriptions with, the caches count uses by,
+        /// and (on a server) the outbox's queue times are measured from; tests inject a ``ManualClock``.
         package var clock: WallClock = .system
         /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
         package var storeOpener: StoreOpener?
