@@ -59,10 +59,8 @@ package enum ShareRules {
         var grant = Grant()
         guard user != owner else { return grant }
         for stored in shares where stored.owner == owner && stored.zoneName == zoneName {
-            guard let entry = participant(user, in: stored.share) else { continue }
-            let permission = permission(of: entry, in: stored.share)
-            guard permission == .readOnly || permission == .readWrite else { continue }
-            if let root = stored.share.rootRecordName {
+            guard let permission = stored.access[user] else { continue }
+            if let root = stored.rootRecordName {
                 if (grant.roots[root]?.rawValue ?? 0) < permission.rawValue { grant.roots[root] = permission }
             } else if (grant.zoneWide?.rawValue ?? 0) < permission.rawValue {
                 grant.zoneWide = permission
@@ -75,10 +73,7 @@ package enum ShareRules {
     package static func sharedZones(user: String, shares: [StoredShare]) -> [(owner: String, zoneName: String)] {
         var seen = Set<String>()
         var zones: [(owner: String, zoneName: String)] = []
-        for stored in shares where stored.owner != user {
-            guard let entry = participant(user, in: stored.share) else { continue }
-            let permission = permission(of: entry, in: stored.share)
-            guard permission == .readOnly || permission == .readWrite else { continue }
+        for stored in shares where stored.owner != user && stored.access[user] != nil {
             if seen.insert(stored.owner + "\u{0}" + stored.zoneName).inserted {
                 zones.append((stored.owner, stored.zoneName))
             }

@@ -113,7 +113,7 @@ extension SharingStore {
         // Checked on every call, so an open token stops working the moment access ends.
         let access = try await sharedAccess(zoneID, context: context)
         let ownerZone = RecordZone.ID(zoneName: zoneID.zoneName)
-        let page = try await base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys),
+        let page = try await base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys, for: access.grant),
                                               limit: limit, context: access.context)
         var shared = ZoneChangesPage(token: page.token, moreComing: page.moreComing)
         var known: [String: String?] = [:]

@@ -116,11 +116,19 @@ final class SharingStore: CloudStore {
         return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
     }
 
-    /// `desiredKeys` plus the parent key a coverage check needs.
-    static func withParent(_ desiredKeys: [String]?) -> [String]? {
+    /// `desiredKeys` plus the parent key a coverage check needs (none when the grant covers the
+    /// whole zone: no parent is read then).
+    static func withParent(_ desiredKeys: [String]?, for grant: ShareRules.Grant) -> [String]? {
         guard var keys = desiredKeys else { return nil }
+        if grant.coversWholeZone && grant.roots.isEmpty { return keys }
         if !keys.contains(Record.parentKey) { keys.append(Record.parentKey) }
         return keys
+    }
+
+    /// `record` under the shared database's `zoneID`; a store that already named it so (its
+    /// query pages do, see ``StoreContext/sharedOwner``) is not copied.
+    static func shared(_ record: Record, in zoneID: RecordZone.ID) -> Record {
+        record.recordID.zoneID == zoneID ? record : record.relocated(to: zoneID)
     }
 
     // MARK: Forwarded as they are

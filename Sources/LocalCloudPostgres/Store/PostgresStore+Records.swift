@@ -53,8 +53,10 @@ extension PostgresStore {
         return results
     }
 
-    /// The record in a row selected with ``recordColumns`` (and any sort columns after them).
-    func record(_ row: PostgresRow, keys: [String]?) throws -> Record {
+    /// The record in a row selected with ``recordColumns`` (and any sort columns after them);
+    /// `zoneID`, when given, is the zone ID it gets instead of its stored zone's (a shared-database
+    /// page names the zone with its owner, and writing it here spares a copy of each record).
+    func record(_ row: PostgresRow, keys: [String]?, zoneID: RecordZone.ID? = nil) throws -> Record {
         var cells = row.makeIterator()
         func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
             guard let cell = cells.next() else { throw CloudError(.internalError, "A record row is missing columns") }
@@ -70,7 +72,7 @@ extension PostgresStore {
         let modifiedBy = try next(String.self)
         let changeTag = try next(String.self)
         let fields = try next(String.self)
-        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)),
+        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: zoneID ?? RecordZone.ID(zoneName: zone)),
                              fields: Self.decodeFields(fields, keys: keys, cache: assetCache), createdAt: createdAt, modifiedAt: modifiedAt,
                              createdBy: createdBy, modifiedBy: modifiedBy, changeTag: changeTag)
     }
