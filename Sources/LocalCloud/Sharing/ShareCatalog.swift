@@ -41,4 +41,13 @@ package struct StoredShare: Sendable {
 /// the one query that crosses owners, for share URLs and for the shared database's zone list.
 package protocol ShareCatalog: Sendable {
     func storedShares() async throws -> [StoredShare]
+
+    /// The account name of the discoverable account registered with this email address
+    /// (`localcloud users add NAME --email ADDRESS`, kept beside the store), `nil` when none is.
+    /// `address` is normalized already (trimmed, lowercased), as accounts store it.
+    func userName(forEmailAddress address: String) async throws -> String?
+}
+
+extension ShareCatalog {
+    package func userName(forEmailAddress address: String) async throws -> String? { nil }
 }

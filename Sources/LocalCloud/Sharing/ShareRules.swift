@@ -25,10 +25,17 @@ package enum ShareRules {
         /// The permission on a record given its name and its parents' names (nearest first);
         /// `.none` when no share the user is in covers it.
         package func permission(recordName: String, ancestors: [String]) -> Share.ParticipantPermission {
-            var best = zoneWide ?? .none
-            for name in [recordName] + ancestors {
+            var best = permission(recordName: recordName)
+            for name in ancestors {
                 if let permission = roots[name], permission.rawValue > best.rawValue { best = permission }
             }
+            return best
+        }
+
+        /// The permission on a record from its own name alone (a root, or the zone-wide share).
+        package func permission(recordName: String) -> Share.ParticipantPermission {
+            let best = zoneWide ?? .none
+            if let permission = roots[recordName], permission.rawValue > best.rawValue { return permission }
             return best
         }
     }

@@ -56,7 +56,11 @@ extension SharingStore {
         var records: [Record] = []
         records.reserveCapacity(page.records.count)
         for record in page.records {
-            let permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+            // Most rows are decided without a read; the rest read their parent chain.
+            var permission = Self.immediatePermission(on: record, grant: access.grant)
+            if permission == nil {
+                permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+            }
             guard permission == .readOnly || permission == .readWrite else { continue }
             records.append(presented(Self.shared(record, in: request.zoneID), viewer: context.user))
         }

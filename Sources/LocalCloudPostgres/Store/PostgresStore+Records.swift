@@ -389,9 +389,12 @@ extension PostgresStore {
                    connection: PostgresConnection, logger: Logger) async throws {
         var statement = PostgresStatement("DELETE FROM \(schema).records WHERE id = ")
         statement.sql += statement.bind(rowID)
+        // The parent it had goes to the log (see ChangeLogBatch).
+        statement.sql += " RETURNING fields -> \(statement.bind(Record.parentKey)) ->> 'v'"
         // A reference cycle may already have removed it.
-        guard try await connection.execute(statement, logger: logger) == 1 else { return }
-        log.append(zone: zone, name: name, type: type, kind: "deleted", at: self.clock.now.timeIntervalSince1970)
+        guard let deleted = try await connection.rows(statement, logger: logger).first else { return }
+        let parent = try deleted.decode(String?.self)
+        log.append(zone: zone, name: name, type: type, kind: "deleted", at: self.clock.now.timeIntervalSince1970, parent: parent ?? "")
         var referrers = PostgresStatement("""
             SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM \(schema).record_references ref
             JOIN \(schema).records r ON r.id = ref.record_id WHERE
