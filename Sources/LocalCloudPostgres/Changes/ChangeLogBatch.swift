@@ -12,7 +12,8 @@ import PostgresNIO
 struct ChangeLogBatch {
     let schema: String
     let context: StoreContext
-    private var rows: [(zone: String, name: String, type: String, kind: String, at: Double)] = []
+    /// `parent`: a deleted record's parent name ("" for none); not written for other kinds.
+    private var rows: [(zone: String, name: String, type: String, kind: String, at: Double, parent: String)] = []
     /// Rows at the end of each committed item, so a failed item's rows can be dropped.
     private var itemEnds: [Int] = [0]
 
@@ -21,8 +22,8 @@ struct ChangeLogBatch {
         self.context = context
     }
 
-    mutating func append(zone: String, name: String, type: String, kind: String, at: Double) {
-        rows.append((zone, name, type, kind, at))
+    mutating func append(zone: String, name: String, type: String, kind: String, at: Double, parent: String? = nil) {
+        rows.append((zone, name, type, kind, at, parent ?? ""))
     }
 
     /// Item `count` finished: its rows stay.
@@ -43,10 +44,12 @@ struct ChangeLogBatch {
         guard !rows.isEmpty else { return }
         try await connection.query(PostgresQuery(unsafeSQL: "SELECT pg_advisory_xact_lock(\(Self.lockKey))"), logger: logger)
         var statement = PostgresStatement("WITH logged AS (INSERT INTO \(schema).change_log ")
-        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by) SELECT "
-        statement.sql += "\(statement.bind(context.scope.rawValue)), \(statement.bind(context.owner)), unnest(\(statement.bind(rows.map(\.zone)))), "
-        statement.sql += "unnest(\(statement.bind(rows.map(\.name)))), unnest(\(statement.bind(rows.map(\.type)))), "
-        statement.sql += "unnest(\(statement.bind(rows.map(\.kind)))), unnest(\(statement.bind(rows.map(\.at)))), \(statement.bind(context.userRecordName))"
+        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by, parent) SELECT "
+        statement.sql += "\(statement.bind(context.scope.rawValue)), \(statement.bind(context.owner)), t.zone, t.name, t.type, t.kind, t.at, "
+        statement.sql += "\(statement.bind(context.userRecordName)), CASE WHEN t.kind = 'deleted' THEN t.parent END FROM unnest("
+        statement.sql += "\(statement.bind(rows.map(\.zone))), \(statement.bind(rows.map(\.name))), \(statement.bind(rows.map(\.type))), "
+        statement.sql += "\(statement.bind(rows.map(\.kind))), \(statement.bind(rows.map(\.at))), \(statement.bind(rows.map(\.parent)))"
+        statement.sql += ") WITH ORDINALITY AS t(zone, name, type, kind, at, parent, n) ORDER BY t.n"
         statement.sql += " RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
         _ = try await connection.rows(statement, logger: logger)
     }
