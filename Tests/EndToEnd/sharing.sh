@@ -32,7 +32,13 @@ if [ "$MODE" = embedded ]; then
   user_env() { USER_ENV=("LOCALCLOUD_USER=$1"); }
   RAMEN="sample-ramen-ichiban"   # a sample, by its record name
   SHARE_URL_PREFIX="localcloud://share/"
-  CAROL="carol"   # the embedded store's accounts are user names, with no email addresses
+  # Everyone's account is their user name; `localcloud users add --email` on the shared data
+  # directory registers an email address that finds it (carol is shared with by hers).
+  source "$HERE/support/serve.sh"
+  ensure_localcloud
+  printf '%s' "carol-secret" | "$LOCALCLOUD_BIN" users add carol --password-stdin --email carol@example.com >/dev/null \
+    || fail "localcloud users add carol --email on the embedded data directory"
+  CAROL="Carol@Example.com"   # found by her email address (the data directory's accounts)
 else
   source "$HERE/support/serve.sh"
   ensure_localcloud

@@ -405,4 +405,121 @@ import LocalCloud
             for name in ["outside", "private-note", "below-outside"] { #expect(!names.contains(name)) }
         }
     }
+
+    /// Deletions too: a participant of a hierarchy share hears of a deleted record (zone changes,
+    /// database changes and push) only when it was inside the hierarchy. The store keeps the
+    /// parent a deleted record had, since a deleted record leaves no chain to walk; records deleted
+    /// together (an entry and the record below it) are judged by the parents they had.
+    @Test(arguments: kinds)
+    func aHierarchyParticipantHearsOnlyOfDeletionsInsideTheHierarchy(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let fixture = try await Fixture(store)
+            let db = fixture.alice.privateCloudDatabase
+            // Outside the hierarchy: "private-note", and a record below it. Inside: a record below an entry.
+            let belowNote = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "below-note", zoneID: fixture.zone))
+            belowNote.setParent(fixture.unrelated)
+            let deep = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "deep-inside", zoneID: fixture.zone))
+            deep.setParent(fixture.entries[1])
+            let (created, _) = try await db.modifyRecords(saving: [belowNote, deep], deleting: [])
+            for result in created.values { _ = try result.get() }
+            let share = try await fixture.share(with: ["bob"], permission: .readOnly)
+            let bob = try await store.container(user: "bob")
+            try await bob.accept(try await bob.shareMetadata(for: try #require(share.url)))
+            let shared = bob.sharedCloudDatabase
+            let zoneID = Self.sharedZone(fixture)
+            var zoneToken = try await shared.recordZoneChanges(inZoneWith: zoneID, since: nil).changeToken
+            var databaseToken = try await shared.databaseChanges(since: nil).changeToken
+
+            _ = try await shared.save(DatabaseSubscription(subscriptionID: "shared-lists"))
+            _ = try await bob.privateCloudDatabase.save(DatabaseSubscription(subscriptionID: "own"))
+            let bobsZone = try await bob.privateCloudDatabase.save(RecordZone(zoneName: "Mine")).zoneID
+            let received = NotificationBox()
+            let listener = Task {
+                for await notification in bob.notifications { received.append(notification) }
+            }
+            defer { listener.cancel() }
+            func count(_ subscription: String) -> Int { received.items.filter { $0.subscriptionID == subscription }.count }
+            // alice saves entries under the list until bob's watcher runs.
+            var edits = 0
+            let warm = try await poll(timeout: .seconds(30)) {
+                let entry = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "warm-\(edits)", zoneID: fixture.zone))
+                entry.setParent(fixture.list)
+                _ = try await db.save(entry)
+                edits += 1
+                return await poll(timeout: .milliseconds(500)) { count("shared-lists") > 0 }
+            }
+            #expect(warm)
+            var fences = 0
+            func fence() async throws {
+                fences += 1
+                let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "bobs-\(fences)", zoneID: bobsZone))
+                _ = try await bob.privateCloudDatabase.save(record)
+                let wanted = fences
+                #expect(await poll { count("own") >= wanted })
+            }
+            try await fence()
+            zoneToken = try await shared.recordZoneChanges(inZoneWith: zoneID, since: zoneToken).changeToken
+            databaseToken = try await shared.databaseChanges(since: databaseToken).changeToken
+            let before = count("shared-lists")
+
+            // Deletions outside the hierarchy: not heard, in any of the three ways.
+            _ = try await db.modifyRecords(saving: [], deleting: [belowNote.recordID])
+            _ = try await db.modifyRecords(saving: [], deleting: [fixture.unrelated.recordID])
+            try await fence()
+            #expect(count("shared-lists") == before, "deletions outside the share reached bob: \(received.items.map { $0.recordID?.recordName ?? "?" })")
+            let outside = try await shared.recordZoneChanges(inZoneWith: zoneID, since: zoneToken)
+            #expect(outside.deletions.isEmpty, "bob heard of \(outside.deletions.map(\.recordID.recordName))")
+            #expect(outside.modificationResultsByID.isEmpty)
+            let outsideZones = try await shared.databaseChanges(since: databaseToken)
+            #expect(outsideZones.modifications.isEmpty, "the shared database reported the zone for deletions bob cannot see")
+            zoneToken = outside.changeToken
+            databaseToken = outsideZones.changeToken
+
+            // Deletions inside it: an entry and the record below it, together (both gone, so the
+            // chain comes from the parents they had), then the rest of the entries one by one.
+            _ = try await db.modifyRecords(saving: [], deleting: [deep.recordID, fixture.entries[1].recordID])
+            try await fence()
+            #expect(count("shared-lists") > before, "bob hears of deletions inside the hierarchy")
+            let inside = try await shared.recordZoneChanges(inZoneWith: zoneID, since: zoneToken)
+            #expect(Set(inside.deletions.map(\.recordID.recordName)) == ["deep-inside", "homei"])
+            #expect(inside.deletions.allSatisfy { $0.recordID.zoneID == zoneID })
+            let insideZones = try await shared.databaseChanges(since: databaseToken)
+            #expect(insideZones.modifications.map(\.zoneID) == [zoneID])
+            let names = received.items.compactMap { $0.subscriptionID == "shared-lists" ? $0.recordID?.recordName : nil }
+            for name in ["private-note", "below-note"] { #expect(!names.contains(name)) }
+        }
+    }
+
+    /// Finding a participant by email address: the account registered with it (`localcloud users
+    /// add NAME --email ADDRESS`), on every store, the embedded one included (its data directory's
+    /// accounts). An unknown address, or an account left out of discovery, gets CloudKit's error.
+    @Test(arguments: kinds)
+    func aParticipantIsFoundByEmailAddress(_ kind: StoreKind) async throws {
+        try await withStore(kind) { store in
+            let fixture = try await Fixture(store)
+            let before = await cloudError { _ = try await fixture.alice.shareParticipant(forEmailAddress: "bob@example.com") }
+            #expect(before?.code == .unknownItem, "no account has the address yet")
+            try await store.addAccount("bob", email: "Bob@Example.com")
+            let participant = try await fixture.alice.shareParticipant(forEmailAddress: " BOB@example.com ")
+            #expect(participant.userIdentity.userRecordID?.recordName == "_bob")
+            #expect(participant.role == .privateUser && participant.acceptanceStatus == .pending)
+            let unknown = await cloudError { _ = try await fixture.alice.shareParticipant(forEmailAddress: "carol@example.com") }
+            #expect(unknown?.code == .unknownItem)
+            let invalid = await cloudError { _ = try await fixture.alice.shareParticipant(forEmailAddress: "not an address") }
+            #expect(invalid?.code == .unknownItem)
+
+            // The participant found by email is bob: he accepts and reads the list.
+            let root = try await fixture.alice.privateCloudDatabase.record(for: fixture.list.recordID)
+            let share = Share(rootRecord: root)
+            var invited = participant
+            invited.permission = .readOnly
+            share.addParticipant(invited)
+            let (saved, _) = try await fixture.alice.privateCloudDatabase.modifyRecords(saving: [root, share], deleting: [])
+            let url = try #require((try saved[share.recordID]?.get() as? Share)?.url)
+            let bob = try await store.container(user: "bob")
+            try await bob.accept(try await bob.shareMetadata(for: url))
+            let list = try await bob.sharedCloudDatabase.record(for: Record.ID(recordName: "friday", zoneID: Self.sharedZone(fixture)))
+            #expect(list["name"] as? String == "Friday")
+        }
+    }
 }

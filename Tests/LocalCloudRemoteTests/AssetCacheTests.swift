@@ -23,7 +23,7 @@ struct AssetCacheTests {
         }
         var configuration = try await server.configuration(user: "alice", dataDirectory: root.appendingPathComponent("alice"))
         configuration.assetCacheLimit = 250_000
-        let clock = TestClock()
+        let clock = ManualClock()
         configuration.clock = clock.wallClock
         let alice = Container(configuration: configuration)
         func file(_ name: String) async throws -> URL? {

@@ -121,6 +121,13 @@ package final class RemoteTestServer: Sendable {
         return try await identity.issueWebAuthToken(user: user, container: container, lifetime: .seconds(3600))
     }
 
+    /// Adds a discoverable account with an email address to `container` in a data directory, as
+    /// `localcloud users add NAME --email ADDRESS` does (a server's, or an embedded store's).
+    package static func addAccount(_ name: String, email: String, container: String, dataDirectory: URL) async throws {
+        _ = try await SQLiteIdentityStore(dataDirectory: dataDirectory)
+            .addUser(name, password: password, container: container, email: email, hasher: PasswordHasher(cost: 4))
+    }
+
     /// Another container on this running server (a fresh, empty environment with `schema`), and its API token.
     package func addContainer(_ identifier: String, schema: String) async throws -> String {
         let seed = Container(configuration: .init(containerIdentifier: identifier, dataDirectory: dataDirectory, user: nil))

@@ -167,21 +167,6 @@ extension TestServer {
     }
 }
 
-/// A clock tests move by hand.
-final class TestClock: Sendable {
-    private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-
-    var now: Date { current.withLock { $0 } }
-
-    func advance(_ seconds: TimeInterval) {
-        current.withLock { $0 = $0.addingTimeInterval(seconds) }
-    }
-
-    func set(_ date: Date) {
-        current.withLock { $0 = date }
-    }
-}
-
 /// Every log message with its metadata, as text.
 final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])

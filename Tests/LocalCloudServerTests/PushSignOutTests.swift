@@ -140,32 +140,44 @@ struct PushSignOutTests {
         #expect(!phoneStream.ended)
     }
 
+    /// On a server clock the test moves: the stream ends when that clock reaches the token's expiry,
+    /// not before, and the wait the server chose runs to that instant (a timer, not a periodic check).
     @Test func anExpiringWebAuthTokenEndsItsPushAtItsExpiry() async throws {
-        let server = try await TestServer.startWithIdentity()
+        let time = ManualClock()
+        let server = try await TestServer.startWithIdentity(clock: time.wallClock)
         defer { Task { await server.stop() } }
         let identity = try server.identity
-        let apiToken = try await identity.createAPIToken(container: server.container, environment: .development)
-        try await identity.addUser("alice", password: "pw-alice", container: server.container, hasher: PasswordHasher(cost: 4))
+        let apiToken = try await identity.createAPIToken(container: server.container, environment: .development, now: time.now)
+        try await identity.addUser("alice", password: "pw-alice", container: server.container, hasher: PasswordHasher(cost: 4), now: time.now)
         // The subscription through a long sign-in, so the short one is spent only on push.
         try await Push(server: server, apiToken: apiToken,
-                       webAuthToken: identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(3600)))
+                       webAuthToken: identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(3600), now: time.now))
             .subscribe()
-        // A real token that expires 10 s from now (room for a loaded machine to open the stream and the
-        // push token first): the stream must end by a timer to that instant, within 2 s of it.
-        let expires = Date().addingTimeInterval(10)
-        let token = try await identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(10))
+        // A real token that expires 10 s from now on the server's clock, which only the test moves.
+        let expires = time.now.addingTimeInterval(10)
+        let token = try await identity.issueWebAuthToken(user: "alice", container: server.container, lifetime: .seconds(10), now: time.now)
         let alice = Push(server: server, apiToken: apiToken, webAuthToken: token)
         let stream = try await alice.stream()
         defer { stream.close() }
         #expect(stream.status == 200)
         let courier = try await alice.pushToken()
         #expect(try await TestServer.send(.GET, courier + "&timeout=0").status == 204)
-        #expect(!stream.ended, "the stream stays open before the expiry")
+        let sessions = server.cloudServer.pushSessions
+        #expect(await eventually { sessions.count >= 1 && sessions.progress.lastWait.map { $0 <= .seconds(10) } == true },
+                "the server waits for the expiry instant, 10 s away")
 
-        let remaining = max(0, expires.timeIntervalSinceNow)
-        #expect(await eventually(timeout: Self.bound + .milliseconds(Int64(remaining * 1000))) { stream.ended },
-                "the stream closes within 2 s of the token's expiry")
-        #expect(Date() >= expires.addingTimeInterval(-0.5), "not before the expiry")
+        // Half a second before the expiry: the server looks at the moved clock and keeps the stream open,
+        // waiting the half second that is left.
+        let before = sessions.progress.passes
+        time.set(expires.addingTimeInterval(-0.5))
+        #expect(await eventually { sessions.progress.passes > before })
+        #expect(!stream.ended, "the stream stays open before the expiry")
+        #expect(sessions.progress.lastWait.map { $0 > .zero && $0 <= .milliseconds(500) } == true,
+                "the wait runs to the expiry instant: \(String(describing: sessions.progress.lastWait))")
+        #expect(try await TestServer.send(.GET, courier + "&timeout=0").status == 204)
+
+        time.set(expires)
+        #expect(await eventually(timeout: Self.bound) { stream.ended }, "the stream closes at the token's expiry")
         #expect(stream.events.last?.name == "signedOut")
         #expect(try await TestServer.send(.GET, courier + "&timeout=0").status == 401)
     }

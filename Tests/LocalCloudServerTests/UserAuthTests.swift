@@ -44,8 +44,8 @@ struct UserAuthTests {
     }
 
     @Test func repeatedWrongPasswordsAreThrottled() async throws {
-        let clock = TestClock()
-        let server = try await TestServer.startWithIdentity(now: { clock.now }, throttle: SigninThrottle(freeFailures: 3, firstLockout: 30))
+        let clock = ManualClock()
+        let server = try await TestServer.startWithIdentity(clock: clock.wallClock, throttle: SigninThrottle(freeFailures: 3, firstLockout: 30))
         defer { Task { await server.stop() } }
         try await server.identity.addUser("alice", password: "right", container: server.container, hasher: PasswordHasher(cost: 4))
 
@@ -56,7 +56,7 @@ struct UserAuthTests {
         #expect((throttled.json["retryAfter"]?.doubleValue ?? 0) > 0)
         #expect(try await server.signin("bob", password: "x").status == 401, "other accounts are not locked out")
 
-        clock.advance(31)
+        clock.advance(by: 31)
         #expect(try await server.signin("alice", password: "right").status == 200)
         // The success cleared the count: one more failure is not locked out.
         #expect(try await server.signin("alice", password: "wrong").status == 401)
@@ -64,9 +64,9 @@ struct UserAuthTests {
     }
 
     @Test func webAuthTokensExpire() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         clock.set(Date())
-        let server = try await TestServer.startWithIdentity(now: { clock.now }) { $0.tokenLifetime = .seconds(60) }
+        let server = try await TestServer.startWithIdentity(clock: clock.wallClock) { $0.tokenLifetime = .seconds(60) }
         defer { Task { await server.stop() } }
         let identity = try server.identity
         let apiToken = try await identity.createAPIToken(container: server.container, environment: .development)
@@ -75,9 +75,9 @@ struct UserAuthTests {
         let token = try #require(try await server.signin("alice", password: "pw").json["ckWebAuthToken"]?.stringValue)
 
         #expect(try await server.send(.GET, "users/current", apiToken: apiToken, webAuthToken: token).status == 200)
-        clock.advance(59)
+        clock.advance(by: 59)
         #expect(try await server.send(.GET, "users/current", apiToken: apiToken, webAuthToken: token).status == 200)
-        clock.advance(2)
+        clock.advance(by: 2)
         let expired = try await server.send(.GET, "users/current", apiToken: apiToken, webAuthToken: token)
         #expect(expired.status == 401)
         #expect(expired.json["serverErrorCode"] == JSONValue.string("AUTHENTICATION_FAILED"))

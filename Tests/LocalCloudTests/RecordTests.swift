@@ -58,6 +58,38 @@ import Testing
         #expect(UUID(uuidString: a.recordID.recordName) != nil)
     }
 
+    /// References are read without building a JSON array for their zone, owner and action (a
+    /// shared-database page decodes one `parent` a row); every spelling still comes back as saved,
+    /// and a stored extra that is not the usual three plain values goes the general way.
+    @Test func referencesRoundTripWithEveryZoneOwnerAndAction() {
+        let zones = [RecordZone.ID.default, RecordZone.ID(zoneName: "Lists"), RecordZone.ID(zoneName: "Li\"sts\n", ownerName: "_alice"),
+                     RecordZone.ID(zoneName: "Zoné😀", ownerName: "_b\\ob")]
+        for zone in zones {
+            for action in [Record.Reference.Action.none, .deleteSelf] {
+                let fields: [String: FieldValue] = [
+                    "parent": .reference(Record.Reference(recordID: Record.ID(recordName: "friday", zoneID: zone), action: action)),
+                    "refs": .list([.reference(Record.Reference(recordID: Record.ID(recordName: "a", zoneID: zone), action: action))]),
+                ]
+                var json = FieldsJSON.encode(fields)
+                #expect(FieldsJSON.decode(json) { _ in nil } == fields, "\(zone) \(action)")
+                #expect(json.withUTF8 { FieldsJSON.decode($0, keys: ["parent"]) { _ in nil } } == ["parent": fields["parent"]!])
+            }
+        }
+        // An extra written by hand: short, with nulls, or with spaces still decodes.
+        for (text, zone, owner) in [
+            (#"{"p":{"t":"reference","v":"x","x":["Z"]}}"#, "Z", RecordZone.ID.currentUserName),
+            (#"{"p":{"t":"reference","v":"x","x":[ "Z" , "_o" , 1 ]}}"#, "Z", "_o"),
+            (#"{"p":{"t":"reference","v":"x","x":null}}"#, RecordZone.ID.defaultZoneName, RecordZone.ID.currentUserName),
+        ] {
+            guard case .reference(let reference)? = FieldsJSON.decode(text, assetURL: { _ in nil })["p"] else {
+                Issue.record("\(text) did not decode to a reference")
+                continue
+            }
+            #expect(reference.recordID.recordName == "x")
+            #expect(reference.recordID.zoneID == RecordZone.ID(zoneName: zone, ownerName: owner), "\(text)")
+        }
+    }
+
     @Test func jsonEscapesControlCharactersAndQuotes() {
         let fields: [String: FieldValue] = ["s": .string("a\"b\\c\n\u{1}é😀")]
         let decoded = FieldsJSON.decode(FieldsJSON.encode(fields)) { _ in nil }

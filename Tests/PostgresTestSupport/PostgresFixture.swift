@@ -1,6 +1,7 @@
 import Foundation
 import LocalCloud
 import LocalCloudPostgres
+import LocalCloudServer
 import LocalCloudServerPostgres
 
 /// A fresh database on the test cluster and containers on it, with a temporary data directory
@@ -22,6 +23,13 @@ package final class PostgresFixture: @unchecked Sendable {
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// Adds a discoverable account with an email address to this database's identity store, as
+    /// `localcloud users add NAME --email ADDRESS` does against it.
+    package func addAccount(_ name: String, email: String, container: String) async throws {
+        _ = try await PostgresIdentityStore(url: url).addUser(name, password: "correct horse battery staple", container: container,
+                                                              email: email, hasher: PasswordHasher(cost: 4))
+    }
 
     /// A container on this database; `checksIndexes` off by default, as in LocalCloudTests.
     ///

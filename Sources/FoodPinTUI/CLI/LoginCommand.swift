@@ -58,22 +58,21 @@ struct LoginCommand: AsyncParsableCommand {
             password = typed
         }
 
-        var endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: configuration.containerIdentifier,
-                                           environment: configuration.environment, apiToken: apiToken, webAuthToken: nil)
-        let transport = HTTPTransport.fromEnvironment(environment)
+        var signingIn = configuration
+        signingIn.serverURL = serverURL
+        signingIn.apiToken = apiToken
         do {
-            let token = try await WebServicesClient(endpoint: endpoint, transport: transport).signIn(user: user, password: password)
-            // The API token is checked too, so a typo is found now rather than at the first query.
-            endpoint.webAuthToken = token
-            _ = try await WebServicesClient(endpoint: endpoint, transport: transport)
-                .database(.public, "users/current", body: nil, idempotent: true)
-            try file.save(SavedCredentials(server: server, container: configuration.containerIdentifier,
-                                           environment: configuration.environment, user: user,
-                                           apiToken: apiToken, webAuthToken: token))
+            try file.save(try await Container.signIn(user: user, password: password, configuration: signingIn))
         } catch let error as CloudError {
             fail(error.message, code: 1)
         }
-        printError("signed in to \(endpoint.host) as \(user)")
+        printError("signed in to \(Self.host(serverURL)) as \(user)")
+    }
+
+    /// The host (and port) people know the server by.
+    private static func host(_ url: URL) -> String {
+        guard let host = url.host else { return url.absoluteString }
+        return url.port.map { "\(host):\($0)" } ?? host
     }
 
     private func fail(_ message: String, code: Int32) -> Never {
@@ -105,15 +104,9 @@ struct LogoutCommand: AsyncParsableCommand {
             let file = CredentialsFile.standard(environment: environment)
             let key = url.map(SavedCredentials.normalized)
             let ending = try file.load().filter { $0.container == container && (key == nil || $0.server == key) }
-            var transport = HTTPTransport.fromEnvironment(environment)
-            transport.timeouts.connect = .seconds(5)
-            transport.timeouts.total = .seconds(10)
-            for entry in ending {
-                guard let serverURL = URL(string: entry.server) else { continue }
-                let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: entry.container, environment: entry.environment,
-                                                   apiToken: entry.apiToken, webAuthToken: entry.webAuthToken)
+            for entry in ending where URL(string: entry.server) != nil {
                 do {
-                    _ = try await WebServicesClient(endpoint: endpoint, transport: transport, retry: .never).signOut()
+                    try await Container.signOut(entry)
                 } catch let error as CloudError {
                     printError("foodpin logout: \(TextSanitizer.line(entry.server)) was not told (\(TextSanitizer.line(error.message))); "
                                + "the sign-in stays valid there until it expires or `localcloud users signout \(TextSanitizer.line(entry.user))`")

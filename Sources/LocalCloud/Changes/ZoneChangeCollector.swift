@@ -13,11 +13,15 @@ package struct ZoneChangeCollector {
         package var name: String
         package var type: String
         package var deleted: Bool
+        /// For a deletion, the record name of the record's parent when it was deleted ("" for none);
+        /// `nil` when the log did not keep it (rows written before it did).
+        package var parent: String?
 
-        package init(name: String, type: String, deleted: Bool) {
+        package init(name: String, type: String, deleted: Bool, parent: String? = nil) {
             self.name = name
             self.type = type
             self.deleted = deleted
+            self.parent = parent
         }
     }
 
@@ -35,7 +39,7 @@ package struct ZoneChangeCollector {
     }
 
     /// Takes one log row; `false` when the page is full and the row is left for the next page.
-    package mutating func add(sequence: Int64, name: String, type: String, kind: String) -> Bool {
+    package mutating func add(sequence: Int64, name: String, type: String, kind: String, parent: String? = nil) -> Bool {
         // A zone deletion is the database changes' business; a zone page skips it.
         if kind == "zoneDeleted" || name.isEmpty {
             consumed = sequence
@@ -48,7 +52,8 @@ package struct ZoneChangeCollector {
             }
             order.append(name)
         }
-        byName[name] = Change(name: name, type: type, deleted: kind == "deleted")
+        let deleted = kind == "deleted"
+        byName[name] = Change(name: name, type: type, deleted: deleted, parent: deleted ? parent : nil)
         consumed = sequence
         return true
     }

@@ -4,6 +4,9 @@ import Foundation
 package struct ZoneChangesPage: Sendable {
     package var modified: [(Record.ID, Result<Record, CloudError>)] = []
     package var deleted: [(Record.ID, String)] = []
+    /// The parent each deleted record had (record name → parent's record name, "" for none), where
+    /// the log kept it: the sharing layer reports a deletion only inside a participant's hierarchy.
+    package var deletedParents: [String: String] = [:]
     package var token: ServerChangeToken
     package var moreComing: Bool
 
@@ -32,6 +35,7 @@ extension RecordStore {
             let id = Record.ID(recordName: change.name, zoneID: zoneID)
             if change.deleted {
                 page.deleted.append((id, change.type))
+                if let parent = change.parent { page.deletedParents[change.name] = parent }
             } else if let result = fetched[id] {
                 // Deleted after this page's log position: a later page reports the deletion.
                 if case .failure(let error) = result, error.code == .unknownItem { continue }

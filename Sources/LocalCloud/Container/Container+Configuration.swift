@@ -33,12 +33,12 @@ extension Container {
         public var webAuthToken: String?
         /// On a server: whether creates and deletes made while it cannot be reached are queued and
         /// uploaded later (`true`), or fail with `networkUnavailable`/`networkFailure`.
-        package var queuesWhenOffline = true
+        public var queuesWhenOffline = true
         /// On a server: the most bytes of downloaded assets kept in the local cache (least recently
         /// used go first; assets of queued changes are never evicted). `LOCALCLOUD_CACHE_MB`, default 500 MB.
         package var assetCacheLimit: Int64 = 500 * 1024 * 1024
-        /// The time the store stamps records, zones and subscriptions with and the asset cache
-        /// counts uses by; tests inject one they move forward.
+        /// The time the store stamps records, zones and subscriptions with, the caches count uses by,
+        /// and (on a server) the outbox's queue times are measured from; tests inject a ``ManualClock``.
         package var clock: WallClock = .system
         /// Opens a store that lives outside this module (PostgreSQL); `nil` means the SQLite file.
         package var storeOpener: StoreOpener?
@@ -103,7 +103,7 @@ extension Container {
         /// This configuration on the server `foodpin login` saved for its container (the newest
         /// sign-in), unless it has a server already or `LOCALCLOUD_URL` is set (empty: stay local).
         /// The user becomes the one who signed in.
-        package func applyingSavedCredentials(environment env: [String: String] = ProcessInfo.processInfo.environment) -> Configuration {
+        public func applyingSavedCredentials(environment env: [String: String] = ProcessInfo.processInfo.environment) -> Configuration {
             guard serverURL == nil, env["LOCALCLOUD_URL"] == nil,
                   let saved = try? CredentialsFile.standard(environment: env).latest(container: containerIdentifier),
                   let url = URL(string: saved.server) else { return self }

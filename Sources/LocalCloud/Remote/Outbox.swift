@@ -41,8 +41,8 @@ final class Outbox: Sendable {
         var failure: String?
         /// When the refusal was a conflict: the server's copy, as the wire sent it.
         var serverRecord: JSONValue?
-        /// When it was queued.
-        var queued = Date()
+        /// When it was queued, on the server's clock as best known (``ServerClock/now()``).
+        var queued: Date
     }
 
     private let queue: DatabaseQueue

@@ -81,7 +81,7 @@ final class RemoteChangeReader: ChangeReader {
         // Parsed, and its author looked up (a read of the cache), before taking the lock.
         var parsed: Notification?
         if event.type == "message", let payload = try? JSONValue.parse(Array(event.data.utf8)),
-           var notification = RemoteWire.notification(payload, sequence: 0) {
+           var notification = RemoteWire.notification(payload, sequence: 0, received: client.serverClock.now()) {
             // The event ID is the server's change sequence, with `.N` for a change's later notifications.
             let changeSequence = event.id.flatMap { Int64($0.split(separator: ".").first ?? "") }
             notification.modifiedBy = notification.recordID.flatMap { modifier($0.recordName, changeSequence) }

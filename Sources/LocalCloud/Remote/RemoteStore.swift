@@ -55,7 +55,7 @@ package final class RemoteStore: CloudStore {
             .appendingPathComponent("remote-\(String(host))-\(configuration.environment.rawValue)", isDirectory: true)
         try FileManager.default.createDirectory(at: cacheDirectory, withIntermediateDirectories: true)
         outbox = try Outbox(fileURL: cacheDirectory.appendingPathComponent("outbox.sqlite"), user: configuration.user)
-        responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"))
+        responses = try ResponseCache(fileURL: cacheDirectory.appendingPathComponent("cache.sqlite"), clock: configuration.clock)
     }
 
     /// The store for a configuration with a ``Container/Configuration/serverURL``.
@@ -70,7 +70,8 @@ package final class RemoteStore: CloudStore {
         let endpoint = WebServicesEndpoint(serverURL: serverURL, containerIdentifier: configuration.containerIdentifier,
                                            environment: configuration.environment, apiToken: apiToken,
                                            webAuthToken: configuration.webAuthToken)
-        let store = try RemoteStore(client: WebServicesClient(endpoint: endpoint, transport: .fromEnvironment()), configuration: configuration)
+        let client = WebServicesClient(endpoint: endpoint, transport: .fromEnvironment(), serverClock: ServerClock(local: configuration.clock))
+        let store = try RemoteStore(client: client, configuration: configuration)
         try FileManager.default.createDirectory(at: store.assetCacheDirectory, withIntermediateDirectories: true)
         // What an earlier process queued goes up as soon as the server answers.
         if try store.outbox.next() != nil { store.startUploading() }

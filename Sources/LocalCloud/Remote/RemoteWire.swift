@@ -196,7 +196,8 @@ package enum RemoteWire {
     // MARK: Notifications
 
     /// A notification from an event's `ck` payload.
-    static func notification(_ payload: JSONValue, sequence: Int64) -> Notification? {
+    /// - Parameter received: the notification's date: a push payload carries none, so it is when it arrived.
+    static func notification(_ payload: JSONValue, sequence: Int64, received: Date) -> Notification? {
         guard let ck = payload["ck"] else { return nil }
         let body: JSONValue
         let type: Notification.NotificationType
@@ -234,7 +235,7 @@ package enum RemoteWire {
             subscriptionID: subscriptionID, containerIdentifier: ck["cid"]?.stringValue ?? "",
             databaseScope: scope, recordID: recordID, recordType: body["rt"]?.stringValue,
             queryNotificationReason: body["fo"]?.int64Value.flatMap { Notification.Reason(rawValue: Int($0)) } ?? .recordUpdated,
-            recordZoneID: zone, modifiedBy: nil, changeDate: Date(), notificationInfo: info, changeSequence: sequence)
+            recordZoneID: zone, modifiedBy: nil, changeDate: received, notificationInfo: info, changeSequence: sequence)
     }
 }
 

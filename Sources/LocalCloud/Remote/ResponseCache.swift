@@ -15,8 +15,11 @@ import GRDB
 /// ``claimOwnChange(_:)``).
 final class ResponseCache: Sendable {
     private let queue: DatabaseQueue
+    /// What each entry is stamped with when stored.
+    private let clock: WallClock
 
-    init(fileURL: URL) throws {
+    init(fileURL: URL, clock: WallClock = .system) throws {
+        self.clock = clock
         queue = try Outbox.openDatabase(fileURL, migrations: [
             "CREATE TABLE entries (key TEXT PRIMARY KEY, value TEXT NOT NULL, stored REAL NOT NULL)",
             """
@@ -30,7 +33,7 @@ final class ResponseCache: Sendable {
     func store(_ value: JSONValue, for key: JSONValue) throws {
         try queue.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO entries (key, value, stored) VALUES (?, ?, ?)",
-                           arguments: [Self.text(key), Self.text(value), Date().timeIntervalSince1970])
+                           arguments: [Self.text(key), Self.text(value), clock.now.timeIntervalSince1970])
         }
     }
 

@@ -1,19 +1,24 @@
 import Foundation
 
-/// What `foodpin login` keeps for one server and container: the API token and the signed-in
-/// user's web auth token.
-package struct SavedCredentials: Sendable, Hashable, Codable {
+/// One sign-in on a server, as `foodpin login` keeps it: the container's API token and the
+/// signed-in user's web auth token, for one server and container.
+///
+/// ``Container/signIn(user:password:configuration:)`` returns one, ``CredentialsFile`` keeps them,
+/// ``Container/Configuration/applyingSavedCredentials(environment:)`` and ``Container/default()``
+/// use the newest, and ``Container/signOut(_:)`` ends one on its server. CloudKit JS keeps the same
+/// two tokens (`ckAPIToken`, `ckWebAuthToken`) after its `setUpAuth`.
+public struct SavedCredentials: Sendable, Hashable, Codable {
     /// The server's base URL, as given to `login` (`https://cloud.example:8642`).
-    package var server: String
-    package var container: String
-    package var environment: Container.Environment
-    package var user: String
-    package var apiToken: String
-    package var webAuthToken: String
+    public var server: String
+    public var container: String
+    public var environment: Container.Environment
+    public var user: String
+    public var apiToken: String
+    public var webAuthToken: String
     /// When the sign-in happened; the newest sign-in for a container is the one `Container.default()` uses.
-    package var signedIn: Date
+    public var signedIn: Date
 
-    package init(server: String, container: String, environment: Container.Environment, user: String,
+    public init(server: String, container: String, environment: Container.Environment, user: String,
                  apiToken: String, webAuthToken: String, signedIn: Date = Date()) {
         self.server = Self.normalized(server)
         self.container = container
@@ -25,7 +30,7 @@ package struct SavedCredentials: Sendable, Hashable, Codable {
     }
 
     /// A server URL without a trailing slash, so `http://h:1/` and `http://h:1` are one key.
-    package static func normalized(_ server: String) -> String {
+    public static func normalized(_ server: String) -> String {
         var text = server.trimmingCharacters(in: .whitespaces)
         while text.hasSuffix("/") { text.removeLast() }
         return text
@@ -35,6 +40,25 @@ package struct SavedCredentials: Sendable, Hashable, Codable {
 /// `$XDG_CONFIG_HOME/localcloud/credentials.json` (else `~/.config/localcloud/credentials.json`):
 /// saved credentials, one entry per server and container, readable only by their owner (0600).
 ///
+/// The file is JSON, pretty-printed with sorted keys; dates are ISO 8601:
+///
+/// ```json
+/// {
+///   "credentials" : [
+///     {
+///       "apiToken" : "…",
+///       "container" : "iCloud.FoodPin",
+///       "environment" : "development",
+///       "server" : "http://127.0.0.1:8642",
+///       "signedIn" : "2026-11-26T23:30:00Z",
+///       "user" : "alice",
+///       "webAuthToken" : "…"
+///     }
+///   ],
+///   "version" : 1
+/// }
+/// ```
+///
 /// ```swift
 /// let file = CredentialsFile.standard()
 /// try file.save(SavedCredentials(server: url, container: id, environment: .development, user: "alice", …))
@@ -43,14 +67,14 @@ package struct SavedCredentials: Sendable, Hashable, Codable {
 ///
 /// Writes go to a new 0600 file that replaces the old one by rename: a crash leaves either the
 /// old file or the new one, never half of one, and the tokens are never readable by others.
-package struct CredentialsFile: Sendable {
-    package let url: URL
+public struct CredentialsFile: Sendable {
+    public let url: URL
 
-    package init(url: URL) {
+    public init(url: URL) {
         self.url = url
     }
 
-    package static func standard(environment env: [String: String] = ProcessInfo.processInfo.environment) -> CredentialsFile {
+    public static func standard(environment env: [String: String] = ProcessInfo.processInfo.environment) -> CredentialsFile {
         let configHome: URL
         if let xdg = env["XDG_CONFIG_HOME"], !xdg.isEmpty {
             configHome = URL(fileURLWithPath: xdg, isDirectory: true)
@@ -68,7 +92,7 @@ package struct CredentialsFile: Sendable {
 
     /// Every saved entry; none when the file does not exist.
     /// - Throws: `invalidArguments` when the file is not what `login` writes.
-    package func load() throws -> [SavedCredentials] {
+    public func load() throws -> [SavedCredentials] {
         guard let data = FileManager.default.contents(atPath: url.path) else { return [] }
         do {
             let decoder = JSONDecoder()
@@ -80,18 +104,18 @@ package struct CredentialsFile: Sendable {
     }
 
     /// The entry for this server and container, if any.
-    package func credentials(server: String, container: String) throws -> SavedCredentials? {
+    public func credentials(server: String, container: String) throws -> SavedCredentials? {
         let key = SavedCredentials.normalized(server)
         return try load().first { $0.server == key && $0.container == container }
     }
 
     /// The newest sign-in for the container, whatever the server.
-    package func latest(container: String) throws -> SavedCredentials? {
+    public func latest(container: String) throws -> SavedCredentials? {
         try load().filter { $0.container == container }.max { $0.signedIn < $1.signedIn }
     }
 
     /// Adds the entry, replacing the one for the same server and container.
-    package func save(_ entry: SavedCredentials) throws {
+    public func save(_ entry: SavedCredentials) throws {
         var all = try load().filter { !($0.server == entry.server && $0.container == entry.container) }
         all.append(entry)
         try write(all)
@@ -99,7 +123,7 @@ package struct CredentialsFile: Sendable {
 
     /// Removes the container's entries (for one server, or all of them); returns how many.
     @discardableResult
-    package func remove(server: String?, container: String) throws -> Int {
+    public func remove(server: String?, container: String) throws -> Int {
         let all = try load()
         let key = server.map(SavedCredentials.normalized)
         let kept = all.filter { !($0.container == container && (key == nil || $0.server == key)) }

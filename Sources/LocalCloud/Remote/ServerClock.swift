@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let clock = ServerClock()
-/// clock.observe(serverDate: response.serverDate, at: Date())
+/// clock.observe(serverDate: response.serverDate, at: clock.local.now)
 /// clock.offset          // +18000: the server's clock reads 5 h later than this one
 /// clock.now()           // this machine's time corrected by that offset
 /// ```
@@ -18,14 +18,19 @@ package final class ServerClock: Sendable {
     /// The latest measurement: server minus client, in seconds (to the second: `Date` has no more).
     private let measured = Mutex<TimeInterval?>(nil)
 
-    package init() {}
+    /// This machine's clock, which the offset corrects (the container's ``Container/Configuration/clock``).
+    package let local: WallClock
+
+    package init(local: WallClock = .system) {
+        self.local = local
+    }
 
     /// The server's clock minus this machine's, `nil` before an answer carried a `Date`.
     package var offset: TimeInterval? { measured.withLock { $0 } }
 
     /// This machine's time, corrected by ``offset`` when there is one.
     package func now() -> Date {
-        Date().addingTimeInterval(offset ?? 0)
+        local.now.addingTimeInterval(offset ?? 0)
     }
 
     /// Takes a measurement from an answer's `Date` header, received at `localDate`.

@@ -129,7 +129,7 @@ package struct WebServicesClient: Sendable {
         let request = HTTPTransport.Request(method: method, url: url, headers: headers, body: bytes)
         return try await withRetries(idempotent: idempotent) {
             let response = try await transport.send(request)
-            serverClock.observe(serverDate: response.serverDate, at: Date())
+            serverClock.observe(serverDate: response.serverDate, at: serverClock.local.now)
             return try decode(response, url: url)
         }
     }

@@ -15,10 +15,14 @@ struct RecordRowReader {
     private var zone = RepeatedText()
     private var createdBy = RepeatedText()
     private var modifiedBy = RepeatedText()
+    /// The zone ID every record gets instead of its stored zone's, when set: a shared-database
+    /// page names the zone with its owner, and writing it here spares a copy of each record.
+    private let zoneID: RecordZone.ID?
 
-    init(assetsDirectory: URL, keys: [String]?) {
+    init(assetsDirectory: URL, keys: [String]?, zoneID: RecordZone.ID? = nil) {
         self.assetsDirectory = assetsDirectory
         self.keys = keys
+        self.zoneID = zoneID
     }
 
     /// The record in the statement's current row.
@@ -28,7 +32,7 @@ struct RecordRowReader {
         let fields = row.withText(9) { text in
             FieldsJSON.decode(text, keys: keys) { SQLiteStore.assetURL(forDigest: $0, in: assets) }
         } ?? [:]
-        let zoneID = RecordZone.ID(zoneName: zone.read(row, column: 3))
+        let zoneID = self.zoneID ?? RecordZone.ID(zoneName: zone.read(row, column: 3))
         return Record.stored(type: recordType.read(row, column: 2), id: Record.ID(recordName: row.string(1) ?? "", zoneID: zoneID),
                              fields: fields, createdAt: row.double(4), modifiedAt: row.double(5),
                              createdBy: createdBy.read(row, column: 6), modifiedBy: modifiedBy.read(row, column: 7),

@@ -74,6 +74,8 @@ extension SQLiteStore {
         try await read { [self] db in
             try checkAccess(.query(request), context: context, db: db)
             let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context, db: db)
+            // A shared-database page names its zone with the owner, as the sharing layer shows it.
+            let sharedZone = context.sharedOwner != nil ? request.zoneID : nil
             // A broad full-text search ("restaurant" in every record) pages down the sort index instead.
             let isLarge = request.predicate.hasTextSearch ? try SQLQueryPlan.textMatchIsLarge(request, db) : false
             let plan = isLarge
@@ -87,25 +89,28 @@ extension SQLiteStore {
             if isLarge, Self.canUseTextWindow(request),
                let floor = try Self.textWindowFloor(request, context: context, db: db),
                let windowed = Self.windowed(plan, floor: floor) {
-                let page = try readPage(windowed, request: request, cached: false, db: db)
+                let page = try readPage(windowed, request: request, cached: false, zoneID: sharedZone, db: db)
                 if let last = page.next,
                    !(try Self.textWindowMissed(request, context: context, floor: floor, before: last.createdAt,
                                                rowID: last.rowID, db: db)) {
                     return page.page
                 }
             }
-            return try readPage(plan, request: request, cached: true, db: db).page
+            return try readPage(plan, request: request, cached: true, zoneID: sharedZone, db: db).page
         }
     }
 
     /// Reads one page with `plan`; `next` is the row after the page (its sort value and row ID), if any.
-    private func readPage(_ plan: SQLQueryPlan, request: QueryRequest, cached: Bool, db: GRDB.Database) throws
+    /// `zoneID`, when given, is the zone ID the records get (see ``RecordRowReader``).
+    private func readPage(_ plan: SQLQueryPlan, request: QueryRequest, cached: Bool, zoneID: RecordZone.ID?, db: GRDB.Database) throws
         -> (page: QueryPage, next: (createdAt: DatabaseValue, rowID: Int64)?) {
         // Decode rows in place from the statement: no copied rows.
         let statement = cached ? try db.cachedStatement(sql: plan.sql) : try db.makeStatement(sql: plan.sql)
         let rows = try Row.fetchCursor(statement, arguments: plan.arguments)
         let firstSortColumn = SQLQueryPlan.recordColumnCount
-        var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: plan.fieldKeys)
+        // A shared-database page (``StoreContext/sharedOwner``) names its zone with the owner.
+        var reader = RecordRowReader(assetsDirectory: assetsDirectory, keys: plan.fieldKeys,
+                                     zoneID: zoneID)
         var records: [Record] = []
         records.reserveCapacity(request.limit)
         var anchor: QueryAnchor?

@@ -257,10 +257,12 @@ extension SQLiteStore {
         }
     }
 
-    func logChange(context: StoreContext, zone: String, name: String, type: String, kind: String, at: Double, db: GRDB.Database) throws {
+    /// `parent`: a deleted record's parent name ("" for none), see ``ZoneChangeCollector/Change/parent``.
+    func logChange(context: StoreContext, zone: String, name: String, type: String, kind: String, at: Double,
+                   parent: String? = nil, db: GRDB.Database) throws {
         try db.cachedStatement(sql: """
-            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at, context.userRecordName])
+            INSERT INTO change_log (scope, owner, zone, record_name, record_type, kind, at, modified_by, parent) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [context.scope.rawValue, context.owner, zone, name, type, kind, at, context.userRecordName, parent])
     }
 
     private func fetchRow(_ rowID: Int64, db: GRDB.Database) throws -> Record? {
@@ -290,9 +292,12 @@ extension SQLiteStore {
 
     /// Deletes a row and, following `.deleteSelf` references, every record that points at it.
     func deleteRow(_ rowID: Int64, zone: String, name: String, type: String, context: StoreContext, db: GRDB.Database) throws {
+        let parent = try String.fetchOne(db.cachedStatement(sql: "SELECT json_extract(fields, '$.\(Record.parentKey).v') FROM records WHERE id = ?"),
+                                         arguments: [rowID])
         try db.cachedStatement(sql: "DELETE FROM records WHERE id = ?").execute(arguments: [rowID])
         try db.cachedStatement(sql: "DELETE FROM records_fts WHERE rowid = ?").execute(arguments: [rowID])
-        try logChange(context: context, zone: zone, name: name, type: type, kind: "deleted", at: clock.now.timeIntervalSince1970, db: db)
+        try logChange(context: context, zone: zone, name: name, type: type, kind: "deleted", at: clock.now.timeIntervalSince1970,
+                      parent: parent ?? "", db: db)
         let referrers = try Row.fetchAll(db, sql: """
             SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM record_references ref
             JOIN records r ON r.id = ref.record_id

@@ -18,14 +18,21 @@ extension Container {
                                  role: .privateUser, permission: .readOnly, acceptanceStatus: .pending)
     }
 
-    /// A participant for the person with this email address: a remote container asks its server
-    /// (`users/lookup/email`, the accounts added with `localcloud users add NAME --email ADDRESS`).
+    /// A participant for the person with this email address: the discoverable account added with
+    /// `localcloud users add NAME --email ADDRESS`. A remote container asks its server
+    /// (`users/lookup/email`); the embedded store reads the accounts of its own data directory
+    /// (`<dataDir>/<container>/identity.sqlite`, what `localcloud users` writes there), and a
+    /// PostgreSQL-backed container the accounts in its database.
     ///
-    /// - Throws: `unknownItem` for an address no discoverable account has; always on the embedded
-    ///   store, whose accounts are the machine's user names and have no email addresses.
+    /// - Throws: `unknownItem` for an address no discoverable account has.
     public func shareParticipant(forEmailAddress emailAddress: String) async throws -> Share.Participant {
         let unknown = CloudError(.unknownItem, "No user has the email address \(String(emailAddress.prefix(80))) in this container")
-        let found: Record.ID? = try await runSharing { _, _ in nil } remote: { remote in
+        let address = emailAddress.trimmingCharacters(in: .whitespaces).lowercased()
+        let found: Record.ID? = try await runSharing { store, _ in
+            guard !address.isEmpty, address.utf8.count <= 254, address.contains("@"),
+                  let name = try await store.catalog.userName(forEmailAddress: address) else { return nil }
+            return Record.ID(recordName: "_" + name)
+        } remote: { remote in
             try await remote.lookupUser(emailAddress: emailAddress)
         }
         guard let id = found else { throw unknown }

@@ -25,10 +25,17 @@ package enum ShareRules {
         /// The permission on a record given its name and its parents' names (nearest first);
         /// `.none` when no share the user is in covers it.
         package func permission(recordName: String, ancestors: [String]) -> Share.ParticipantPermission {
-            var best = zoneWide ?? .none
-            for name in [recordName] + ancestors {
+            var best = permission(recordName: recordName)
+            for name in ancestors {
                 if let permission = roots[name], permission.rawValue > best.rawValue { best = permission }
             }
+            return best
+        }
+
+        /// The permission on a record from its own name alone (a root, or the zone-wide share).
+        package func permission(recordName: String) -> Share.ParticipantPermission {
+            let best = zoneWide ?? .none
+            if let permission = roots[recordName], permission.rawValue > best.rawValue { return permission }
             return best
         }
     }
@@ -59,10 +66,8 @@ package enum ShareRules {
         var grant = Grant()
         guard user != owner else { return grant }
         for stored in shares where stored.owner == owner && stored.zoneName == zoneName {
-            guard let entry = participant(user, in: stored.share) else { continue }
-            let permission = permission(of: entry, in: stored.share)
-            guard permission == .readOnly || permission == .readWrite else { continue }
-            if let root = stored.share.rootRecordName {
+            guard let permission = stored.access[user] else { continue }
+            if let root = stored.rootRecordName {
                 if (grant.roots[root]?.rawValue ?? 0) < permission.rawValue { grant.roots[root] = permission }
             } else if (grant.zoneWide?.rawValue ?? 0) < permission.rawValue {
                 grant.zoneWide = permission
@@ -75,10 +80,7 @@ package enum ShareRules {
     package static func sharedZones(user: String, shares: [StoredShare]) -> [(owner: String, zoneName: String)] {
         var seen = Set<String>()
         var zones: [(owner: String, zoneName: String)] = []
-        for stored in shares where stored.owner != user {
-            guard let entry = participant(user, in: stored.share) else { continue }
-            let permission = permission(of: entry, in: stored.share)
-            guard permission == .readOnly || permission == .readWrite else { continue }
+        for stored in shares where stored.owner != user && stored.access[user] != nil {
             if seen.insert(stored.owner + "\u{0}" + stored.zoneName).inserted {
                 zones.append((stored.owner, stored.zoneName))
             }

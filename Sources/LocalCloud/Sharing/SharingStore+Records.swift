@@ -19,7 +19,7 @@ extension SharingStore {
                 continue
             }
             let ownerIDs = zoneIDs.map { Record.ID(recordName: $0.recordName, zoneID: RecordZone.ID(zoneName: zoneID.zoneName)) }
-            let fetched = try await base.fetchRecords(ownerIDs, desiredKeys: Self.withParent(desiredKeys), context: access.context)
+            let fetched = try await base.fetchRecords(ownerIDs, desiredKeys: Self.withParent(desiredKeys, for: access.grant), context: access.context)
             var known: [String: String?] = [:]
             for (id, ownerID) in zip(zoneIDs, ownerIDs) {
                 guard let result = fetched[ownerID] else { continue }
@@ -50,15 +50,19 @@ extension SharingStore {
         }
         let access = try await sharedAccess(request.zoneID, context: context)
         var ownerRequest = request
-        ownerRequest.desiredKeys = Self.withParent(request.desiredKeys)
+        ownerRequest.desiredKeys = Self.withParent(request.desiredKeys, for: access.grant)
         let page = try await base.queryRecords(ownerRequest, context: access.context)
         var known: [String: String?] = [:]
         var records: [Record] = []
         records.reserveCapacity(page.records.count)
         for record in page.records {
-            let permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+            // Most rows are decided without a read; the rest read their parent chain.
+            var permission = Self.immediatePermission(on: record, grant: access.grant)
+            if permission == nil {
+                permission = try await self.permission(on: record, grant: access.grant, context: access.context, known: &known)
+            }
             guard permission == .readOnly || permission == .readWrite else { continue }
-            records.append(presented(record.relocated(to: request.zoneID), viewer: context.user))
+            records.append(presented(Self.shared(record, in: request.zoneID), viewer: context.user))
         }
         return QueryPage(records: records, cursor: page.cursor)
     }

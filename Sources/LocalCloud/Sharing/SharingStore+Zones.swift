@@ -113,7 +113,7 @@ extension SharingStore {
         // Checked on every call, so an open token stops working the moment access ends.
         let access = try await sharedAccess(zoneID, context: context)
         let ownerZone = RecordZone.ID(zoneName: zoneID.zoneName)
-        let page = try await base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys),
+        let page = try await base.recordZoneChanges(in: ownerZone, since: token, desiredKeys: Self.withParent(desiredKeys, for: access.grant),
                                               limit: limit, context: access.context)
         var shared = ZoneChangesPage(token: page.token, moreComing: page.moreComing)
         var known: [String: String?] = [:]
@@ -128,8 +128,27 @@ extension SharingStore {
                 shared.modified.append((sharedID, .failure(Self.relabeled(error, sharedID))))
             }
         }
-        shared.deleted = page.deleted.map { (Record.ID(recordName: $0.0.recordName, zoneID: zoneID), $0.1) }
+        for (id, type) in page.deleted {
+            guard try await covers(deletionOf: id.recordName, parents: page.deletedParents, grant: access.grant,
+                                   zoneID: ownerZone, context: access.context, known: &known) else { continue }
+            shared.deleted.append((Record.ID(recordName: id.recordName, zoneID: zoneID), type))
+        }
         return shared
+    }
+
+    /// Whether the grant covered a record that was deleted: its chain starts at the parent its log
+    /// row kept (`parents`; "" for none). A hierarchy share's participant hears only of deletions
+    /// inside the hierarchy. A row logged before the log kept parents is reported, as it was.
+    func covers(deletionOf recordName: String, parents: [String: String], grant: ShareRules.Grant, zoneID: RecordZone.ID,
+                context: StoreContext, known: inout [String: String?]) async throws -> Bool {
+        if grant.coversWholeZone && grant.roots.isEmpty || grant.roots[recordName] != nil { return true }
+        guard let logged = parents[recordName] else { return true }
+        // Records deleted together (a list and its entries) are gone: their logged parents stand in.
+        for (name, parent) in parents where known[name] == nil { known[name] = .some(parent.isEmpty ? nil : parent) }
+        let chain = try await ancestors(recordName: recordName, parent: logged.isEmpty ? nil : logged, zoneID: zoneID,
+                                        context: context, roots: grant.roots, known: &known)
+        let permission = grant.permission(recordName: recordName, ancestors: chain)
+        return permission == .readOnly || permission == .readWrite
     }
 
     /// The shared database's zones that changed since the token: new to the user, or with record
@@ -151,13 +170,18 @@ extension SharingStore {
                 page.changedZones.append(id)
                 continue
             }
-            let ownerContext = StoreContext(scope: .private, user: user, assetSizeLimit: context.assetSizeLimit)
-            var scoped = ownerContext
-            scoped.sharedOwner = zone.owner
-            let since = ServerChangeToken(epoch: token.epoch, sequence: token.sequence)
-            let changes = try await base.recordZoneChanges(in: RecordZone.ID(zoneName: zone.zoneName), since: since, desiredKeys: [],
-                                                     limit: 1, context: scoped)
-            if !changes.modified.isEmpty || !changes.deleted.isEmpty { page.changedZones.append(id) }
+            // Only changes the user may see count: a hierarchy share's participant is not told of
+            // a zone whose changes all fell outside the hierarchy. Pages until one is found.
+            var since = ServerChangeToken(epoch: token.epoch, sequence: token.sequence)
+            while true {
+                let changes = try await recordZoneChanges(in: id, since: since, desiredKeys: [], limit: 200, context: context)
+                if !changes.modified.isEmpty || !changes.deleted.isEmpty {
+                    page.changedZones.append(id)
+                    break
+                }
+                guard changes.moreComing, changes.token.sequence > since.sequence else { break }
+                since = ServerChangeToken(epoch: changes.token.epoch, sequence: changes.token.sequence)
+            }
         }
         for key in before.subtracting(keys).sorted() {
             let parts = key.split(separator: "/", maxSplits: 1).map(String.init)

@@ -83,16 +83,24 @@ final class SharingStore: CloudStore {
     /// Stops at the first of `roots` (nothing above it can matter), so a list's entries need no read.
     func ancestors(of record: Record, context: StoreContext, roots: [String: Share.ParticipantPermission] = [:],
                    known: inout [String: String?]) async throws -> [String] {
+        try await ancestors(recordName: record.recordID.recordName, parent: record.parent?.recordID.recordName,
+                            zoneID: record.recordID.zoneID, context: context, roots: roots, known: &known)
+    }
+
+    /// The parent chain above `parent`, the parent of `recordName` (which may no longer exist: a
+    /// deletion's parent comes from its log row). `known` holds parents already read (or logged).
+    func ancestors(recordName: String, parent: String?, zoneID: RecordZone.ID, context: StoreContext,
+                   roots: [String: Share.ParticipantPermission], known: inout [String: String?]) async throws -> [String] {
         var chain: [String] = []
-        var next = record.parent?.recordID.recordName
-        while let name = next, chain.count < 32, !chain.contains(name), name != record.recordID.recordName {
+        var next = parent
+        while let name = next, chain.count < 32, !chain.contains(name), name != recordName {
             chain.append(name)
             if roots[name] != nil { break }
             if let cached = known[name] {
                 next = cached
                 continue
             }
-            let id = Record.ID(recordName: name, zoneID: record.recordID.zoneID)
+            let id = Record.ID(recordName: name, zoneID: zoneID)
             let fetched = try await base.fetchRecords([id], desiredKeys: [Record.parentKey], context: context)[id]
             let parent = (try? fetched?.get())?.parent?.recordID.recordName
             known[name] = .some(parent)
@@ -104,23 +112,47 @@ final class SharingStore: CloudStore {
     /// The permission the grant gives on `record`.
     func permission(on record: Record, grant: ShareRules.Grant, context: StoreContext, known: inout [String: String?]) async throws
         -> Share.ParticipantPermission {
-        if let share = Share.fromStored(record) {
-            // A participant reads the share they are in (CloudKit's participants fetch the CKShare,
-            // e.g. for `currentUserParticipant`); only its owner changes it.
-            if let root = share.rootRecordName { return grant.roots[root] != nil ? .readOnly : .none }
-            return grant.zoneWide != nil ? .readOnly : .none
-        }
-        if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? .none }
-        if grant.roots[record.recordID.recordName] != nil { return grant.permission(recordName: record.recordID.recordName, ancestors: []) }
+        if let permission = Self.immediatePermission(on: record, grant: grant) { return permission }
         let chain = try await ancestors(of: record, context: context, roots: grant.roots, known: &known)
         return grant.permission(recordName: record.recordID.recordName, ancestors: chain)
     }
 
-    /// `desiredKeys` plus the parent key a coverage check needs.
-    static func withParent(_ desiredKeys: [String]?) -> [String]? {
+    /// The permission the grant gives on `record` when no parent needs reading: a share, a
+    /// zone-wide grant, a root, or a root's direct child (a list's entries; most of a page).
+    /// `nil` when the parent chain must be read.
+    static func immediatePermission(on record: Record, grant: ShareRules.Grant) -> Share.ParticipantPermission? {
+        if record.recordType == Share.storedRecordType, let share = Share.fromStored(record) {
+            // A participant reads the share they are in (CloudKit's participants fetch the CKShare,
+            // e.g. for `currentUserParticipant`); only its owner changes it.
+            let none = Share.ParticipantPermission.none
+            if let root = share.rootRecordName { return grant.roots[root] != nil ? .readOnly : none }
+            return grant.zoneWide != nil ? .readOnly : none
+        }
+        if grant.coversWholeZone && grant.roots.isEmpty { return grant.zoneWide ?? Share.ParticipantPermission.none }
+        let name = record.recordID.recordName
+        if grant.roots[name] != nil { return grant.permission(recordName: name) }
+        guard let parent = record.parent?.recordID.recordName else { return grant.permission(recordName: name) }
+        if let permission = grant.roots[parent], parent != name {
+            // The best of the record's own grant and its root's (a nearer root cannot be above it).
+            let own = grant.permission(recordName: name)
+            return own.rawValue > permission.rawValue ? own : permission
+        }
+        return nil
+    }
+
+    /// `desiredKeys` plus the parent key a coverage check needs (none when the grant covers the
+    /// whole zone: no parent is read then).
+    static func withParent(_ desiredKeys: [String]?, for grant: ShareRules.Grant) -> [String]? {
         guard var keys = desiredKeys else { return nil }
+        if grant.coversWholeZone && grant.roots.isEmpty { return keys }
         if !keys.contains(Record.parentKey) { keys.append(Record.parentKey) }
         return keys
+    }
+
+    /// `record` under the shared database's `zoneID`; a store that already named it so (its
+    /// query pages do, see ``StoreContext/sharedOwner``) is not copied.
+    static func shared(_ record: Record, in zoneID: RecordZone.ID) -> Record {
+        record.recordID.zoneID == zoneID ? record : record.relocated(to: zoneID)
     }
 
     // MARK: Forwarded as they are

@@ -144,6 +144,8 @@ package enum FieldsJSON {
         var elementKind: StoredKind?
         var value: JSONValue?
         var extra: JSONValue?
+        /// A reference's `x` (zone, owner, action), read in place by ``referenceExtra(_:)``.
+        var referenceExtra: (zoneID: RecordZone.ID, action: Int64)?
 
         static func parse(_ parser: inout JSONParser) -> Entry? {
             guard parser.consume(UInt8(ascii: "{")) else { return nil }
@@ -162,6 +164,16 @@ package enum FieldsJSON {
                     guard let value = parser.value() else { return nil }
                     entry.value = value
                 case UInt8(ascii: "x"):
+                    // A reference's extra is read without building a JSON array: references are
+                    // in every shared-database page (`parent`), and most name the default owner.
+                    if entry.kind == .reference {
+                        var probe = parser
+                        if let parts = referenceExtra(&probe) {
+                            parser = probe
+                            entry.referenceExtra = parts
+                            continue
+                        }
+                    }
                     guard let extra = parser.value() else { return nil }
                     entry.extra = extra.nonNull
                 default:
@@ -171,8 +183,23 @@ package enum FieldsJSON {
             return parser.consume(UInt8(ascii: "}")) ? entry : nil
         }
 
+        /// `[zone, owner, action]` with plain strings, `nil` for anything else (then parsed as JSON).
+        private static func referenceExtra(_ parser: inout JSONParser) -> (zoneID: RecordZone.ID, action: Int64)? {
+            guard parser.consume(UInt8(ascii: "[")), let zone = parser.unescapedStringBytes(), parser.consume(UInt8(ascii: ",")),
+                  let owner = parser.unescapedStringBytes(), parser.consume(UInt8(ascii: ",")),
+                  let action = parser.value()?.int64Value, parser.consume(UInt8(ascii: "]")) else { return nil }
+            let zoneName = RecordZone.ID.defaultZoneName.hasUTF8(zone) ? RecordZone.ID.defaultZoneName : String(decoding: zone, as: UTF8.self)
+            let ownerName = RecordZone.ID.currentUserName.hasUTF8(owner) ? RecordZone.ID.currentUserName : String(decoding: owner, as: UTF8.self)
+            return (RecordZone.ID(zoneName: zoneName, ownerName: ownerName), action)
+        }
+
         func fieldValue(assetURL: (String) -> URL?) -> FieldValue? {
             guard let kind, let value else { return nil }
+            if kind == .reference, let parts = referenceExtra {
+                guard let name = value.stringValue else { return nil }
+                return .reference(Record.Reference(recordID: Record.ID(recordName: name, zoneID: parts.zoneID),
+                                                   action: Record.Reference.Action(rawValue: Int(parts.action)) ?? .none))
+            }
             guard kind == .list else { return FieldsJSON.scalar(kind: kind, value: value, extra: extra, assetURL: assetURL) }
             let element = elementKind ?? .string
             let extras = extra?.arrayValue

@@ -10,9 +10,12 @@ package struct LoggedChange: Sendable {
     package var kind: String
     package var modifiedBy: String
     package var at: Double
+    /// For a deletion, the parent the record had ("" for none); `nil` when not logged.
+    package var parent: String?
 
     package init(seq: Int64, scope: Database.Scope, owner: String, zone: String, recordName: String, recordType: String,
-                 kind: String, modifiedBy: String, at: Double) {
+                 kind: String, modifiedBy: String, at: Double, parent: String? = nil) {
+        self.parent = parent
         self.seq = seq
         self.scope = scope
         self.owner = owner

@@ -5,11 +5,12 @@ import Foundation
 // here; each store supplies the one read it needs, a record's parent name.
 extension WatchedSubscription {
     /// The grant whose roots the change must fall under, when a parent chain must be walked: a
-    /// shared-database subscription, a record that still exists (a deletion leaves no chain), and
-    /// a user whose shares of the zone are hierarchy shares only. `nil` when no walk is needed.
+    /// shared-database subscription, and a user whose shares of the zone are hierarchy shares
+    /// only. A deletion's chain starts at the parent its log row kept (``LoggedChange/parent``);
+    /// one logged without it (before the log kept parents) is not walked. `nil` when no walk is needed.
     package func hierarchyGrant(for change: LoggedChange, reason: Notification.Reason, user: String,
                                 shares: [StoredShare]) -> ShareRules.Grant? {
-        guard row.scope == .shared, reason != .recordDeleted else { return nil }
+        guard row.scope == .shared, reason != .recordDeleted || change.parent != nil else { return nil }
         let grant = ShareRules.grant(user: user, owner: change.owner, zoneName: change.zone, shares: shares)
         return grant.isEmpty || grant.coversWholeZone ? nil : grant
     }

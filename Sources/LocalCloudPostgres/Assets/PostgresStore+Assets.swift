@@ -131,6 +131,8 @@ extension PostgresStore: AssetStorage {
         for (digest, _) in removed {
             if let url = Self.assetURL(digest: digest, in: assetCache) { try? FileManager.default.removeItem(at: url) }
         }
+        // Against files' modification times, which the file system stamps with the system's clock:
+        // so the system's time here, not the store's injected clock.
         let cutoff = Date().addingTimeInterval(-gracePeriod)
         for name in (try? FileManager.default.contentsOfDirectory(atPath: uploadsDirectory.path)) ?? [] {
             let url = uploadsDirectory.appendingPathComponent(name)

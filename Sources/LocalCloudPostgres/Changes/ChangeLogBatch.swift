@@ -12,7 +12,8 @@ import PostgresNIO
 struct ChangeLogBatch {
     let schema: String
     let context: StoreContext
-    private var rows: [(zone: String, name: String, type: String, kind: String, at: Double)] = []
+    /// `parent`: a deleted record's parent name ("" for none); not written for other kinds.
+    private var rows: [(zone: String, name: String, type: String, kind: String, at: Double, parent: String)] = []
     /// Rows at the end of each committed item, so a failed item's rows can be dropped.
     private var itemEnds: [Int] = [0]
 
@@ -21,8 +22,8 @@ struct ChangeLogBatch {
         self.context = context
     }
 
-    mutating func append(zone: String, name: String, type: String, kind: String, at: Double) {
-        rows.append((zone, name, type, kind, at))
+    mutating func append(zone: String, name: String, type: String, kind: String, at: Double, parent: String? = nil) {
+        rows.append((zone, name, type, kind, at, parent ?? ""))
     }
 
     /// Item `count` finished: its rows stay.
@@ -44,24 +45,28 @@ struct ChangeLogBatch {
     }
 
     /// The rows of several writes that share one transaction (group commit), each with its own
-    /// scope, owner and user, in one statement.
+    /// scope, owner and user, in one statement, in order.
     static func write(_ batches: [ChangeLogBatch], connection: PostgresConnection, logger: Logger) async throws {
         let batches = batches.filter { !$0.rows.isEmpty }
         guard let schema = batches.first?.schema else { return }
-        func column<T>(_ value: (ChangeLogBatch, (zone: String, name: String, type: String, kind: String, at: Double)) -> T) -> [T] {
+        typealias Row = (zone: String, name: String, type: String, kind: String, at: Double, parent: String)
+        func column<T>(_ value: (ChangeLogBatch, Row) -> T) -> [T] {
             batches.flatMap { batch in batch.rows.map { value(batch, $0) } }
         }
         // The log lock first (the INSERT reads its row), then the rows: sequence numbers are taken
         // under the lock, so they commit in order. One round trip.
         var statement = PostgresStatement("WITH log_lock AS (SELECT pg_advisory_xact_lock(\(Self.lockKey))), ")
         statement.sql += "logged AS (INSERT INTO \(schema).change_log "
-        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by) SELECT "
-        statement.sql += "unnest(\(statement.bind(column { batch, _ in batch.context.scope.rawValue }))), "
-        statement.sql += "unnest(\(statement.bind(column { batch, _ in batch.context.owner }))), "
-        statement.sql += "unnest(\(statement.bind(column { $1.zone }))), unnest(\(statement.bind(column { $1.name }))), "
-        statement.sql += "unnest(\(statement.bind(column { $1.type }))), unnest(\(statement.bind(column { $1.kind }))), "
-        statement.sql += "unnest(\(statement.bind(column { $1.at }))), unnest(\(statement.bind(column { batch, _ in batch.context.userRecordName })))"
-        statement.sql += " FROM log_lock RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
+        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by, parent) SELECT "
+        statement.sql += "t.scope, t.owner, t.zone, t.name, t.type, t.kind, t.at, t.modified_by, CASE WHEN t.kind = 'deleted' THEN t.parent END "
+        statement.sql += "FROM log_lock, unnest("
+        statement.sql += "\(statement.bind(column { batch, _ in batch.context.scope.rawValue })), "
+        statement.sql += "\(statement.bind(column { batch, _ in batch.context.owner })), "
+        statement.sql += "\(statement.bind(column { $1.zone })), \(statement.bind(column { $1.name })), \(statement.bind(column { $1.type })), "
+        statement.sql += "\(statement.bind(column { $1.kind })), \(statement.bind(column { $1.at })), "
+        statement.sql += "\(statement.bind(column { batch, _ in batch.context.userRecordName })), \(statement.bind(column { $1.parent }))"
+        statement.sql += ") WITH ORDINALITY AS t(scope, owner, zone, name, type, kind, at, modified_by, parent, n) ORDER BY t.n"
+        statement.sql += " RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
         _ = try await connection.rows(statement, logger: logger)
     }
 }

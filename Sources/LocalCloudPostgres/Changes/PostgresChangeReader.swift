@@ -128,15 +128,15 @@ final class PostgresChangeReader: ChangeReader {
         var cursor = sequence
         while true {
             var statement = PostgresStatement("""
-                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at FROM \(schema).change_log WHERE seq >
+                SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at, parent FROM \(schema).change_log WHERE seq >
                 """)
             statement.sql += " \(statement.bind(cursor)) ORDER BY seq LIMIT 1000"
             let rows = try await pool.rows(statement.sql, statement.binds)
             for row in rows {
-                let (seq, scope, owner, zone, name, type, kind, modifiedBy, at) =
-                    try row.decode((Int64, Int, String, String, String, String, String, String, Double).self)
+                let (seq, scope, owner, zone, name, type, kind, modifiedBy, at, parent) =
+                    try row.decode((Int64, Int, String, String, String, String, String, String, Double, String?).self)
                 changes.append(LoggedChange(seq: seq, scope: Database.Scope(rawValue: scope) ?? .public, owner: owner, zone: zone,
-                                            recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at))
+                                            recordName: name, recordType: type, kind: kind, modifiedBy: modifiedBy, at: at, parent: parent))
                 cursor = seq
             }
             if rows.count < 1000 { break }
@@ -150,6 +150,8 @@ final class PostgresChangeReader: ChangeReader {
         let change = question.change
         if let grant = question.grant {
             let covered = try await WatchedSubscription.isCovered(change.recordName, by: grant) { name in
+                // A deleted record's parent is in its log row (``LoggedChange/parent``).
+                if name == change.recordName, change.kind == "deleted" { return change.parent.flatMap { $0.isEmpty ? nil : $0 } }
                 var parent = PostgresStatement("SELECT r.fields -> ")
                 parent.sql += "\(parent.bind(Record.parentKey)) ->> 'v' FROM \(store.schema).records r WHERE "
                 parent.sql += "r.scope = \(parent.bind(change.scope.rawValue)) AND r.owner = \(parent.bind(change.owner))"

@@ -67,13 +67,13 @@ extension PostgresStore {
                 }
                 var collector = ZoneChangeCollector(limit: limit, after: token?.sequence ?? 0)
                 scan: while true {
-                    var changes = PostgresStatement("SELECT seq, record_name, record_type, kind FROM \(self.schema).change_log WHERE ")
+                    var changes = PostgresStatement("SELECT seq, record_name, record_type, kind, parent FROM \(self.schema).change_log WHERE ")
                     changes.sql += "scope = \(changes.bind(context.scope.rawValue)) AND owner = \(changes.bind(context.owner))"
                     changes.sql += " AND zone = \(changes.bind(zone)) AND seq > \(changes.bind(collector.consumed)) ORDER BY seq LIMIT 500"
                     let rows = try await connection.rows(changes, logger: logger)
                     for row in rows {
-                        let (seq, name, type, kind) = try row.decode((Int64, String, String, String).self)
-                        guard collector.add(sequence: seq, name: name, type: type, kind: kind) else { break scan }
+                        let (seq, name, type, kind, parent) = try row.decode((Int64, String, String, String, String?).self)
+                        guard collector.add(sequence: seq, name: name, type: type, kind: kind, parent: parent) else { break scan }
                     }
                     if rows.count < 500 { break }
                 }

@@ -143,6 +143,12 @@ extension PostgresStore {
                       sin(radians(lat2 - lat1) / 2) ^ 2 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2 AS a) t $$
             """,
         ])
+        // A deleted record leaves no parent chain to walk, so its log row keeps the parent it had:
+        // a hierarchy share's participant hears only of deletions inside the hierarchy. NULL on
+        // rows logged before (and on other kinds of change).
+        migrator.register(2, "parents of deleted records in the change log", [
+            "ALTER TABLE \(s).change_log ADD COLUMN parent text",
+        ])
         return migrator
     }
 }

@@ -12,7 +12,8 @@ extension PostgresStore {
                     try await self.requireZone(request.zoneID, context: context, connection: connection, logger: pool.logger)
                 }
                 let rows = try await connection.rows(plan.statement, logger: pool.logger)
-                return try self.page(rows, plan: plan, request: request)
+                // A shared-database page names its zone with the owner, as the sharing layer shows it.
+                return try self.page(rows, plan: plan, request: request, zoneID: context.sharedOwner != nil ? request.zoneID : nil)
             }
         }
         try await materializeAssets(in: page.records)
@@ -20,11 +21,11 @@ extension PostgresStore {
     }
 
     /// The page's records and, when a row follows them, the cursor after the last one.
-    private func page(_ rows: [PostgresRow], plan: PostgresQueryPlan, request: QueryRequest) throws -> QueryPage {
+    private func page(_ rows: [PostgresRow], plan: PostgresQueryPlan, request: QueryRequest, zoneID: RecordZone.ID?) throws -> QueryPage {
         var records: [Record] = []
         records.reserveCapacity(min(rows.count, request.limit))
         for row in rows.prefix(request.limit) {
-            records.append(try record(row, keys: plan.fieldKeys))
+            records.append(try record(row, keys: plan.fieldKeys, zoneID: zoneID))
         }
         guard rows.count > request.limit, let last = rows.prefix(request.limit).last else {
             return QueryPage(records: records, cursor: nil)

@@ -53,8 +53,10 @@ extension PostgresStore {
         return results
     }
 
-    /// The record in a row selected with ``recordColumns`` (and any sort columns after them).
-    func record(_ row: PostgresRow, keys: [String]?) throws -> Record {
+    /// The record in a row selected with ``recordColumns`` (and any sort columns after them);
+    /// `zoneID`, when given, is the zone ID it gets instead of its stored zone's (a shared-database
+    /// page names the zone with its owner, and writing it here spares a copy of each record).
+    func record(_ row: PostgresRow, keys: [String]?, zoneID: RecordZone.ID? = nil) throws -> Record {
         var cells = row.makeIterator()
         func next<T: PostgresDecodable>(_ type: T.Type) throws -> T {
             guard let cell = cells.next() else { throw CloudError(.internalError, "A record row is missing columns") }
@@ -70,7 +72,7 @@ extension PostgresStore {
         let modifiedBy = try next(String.self)
         let changeTag = try next(String.self)
         let fields = try next(String.self)
-        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: RecordZone.ID(zoneName: zone)),
+        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: zoneID ?? RecordZone.ID(zoneName: zone)),
                              fields: Self.decodeFields(fields, keys: keys, cache: assetCache), createdAt: createdAt, modifiedAt: modifiedAt,
                              createdBy: createdBy, modifiedBy: modifiedBy, changeTag: changeTag)
     }
@@ -432,9 +434,12 @@ extension PostgresStore {
                    connection: PostgresConnection, logger: Logger) async throws {
         var statement = PostgresStatement("DELETE FROM \(schema).records WHERE id = ")
         statement.sql += statement.bind(rowID)
+        // The parent it had goes to the log (see ChangeLogBatch).
+        statement.sql += " RETURNING fields -> \(statement.bind(Record.parentKey)) ->> 'v'"
         // A reference cycle may already have removed it.
-        guard try await connection.execute(statement, logger: logger) == 1 else { return }
-        log.append(zone: zone, name: name, type: type, kind: "deleted", at: self.clock.now.timeIntervalSince1970)
+        guard let deleted = try await connection.rows(statement, logger: logger).first else { return }
+        let parent = try deleted.decode(String?.self)
+        log.append(zone: zone, name: name, type: type, kind: "deleted", at: self.clock.now.timeIntervalSince1970, parent: parent ?? "")
         var referrers = PostgresStatement("""
             SELECT DISTINCT r.id, r.zone, r.record_name, r.record_type FROM \(schema).record_references ref
             JOIN \(schema).records r ON r.id = ref.record_id WHERE

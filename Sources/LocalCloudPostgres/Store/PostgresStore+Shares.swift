@@ -12,6 +12,23 @@ extension PostgresStore: ShareCatalog {
         try await storedShares(pool)
     }
 
+    /// The discoverable account with this (normalized) email address among the accounts of this
+    /// container that `localcloud users add --email` keeps in the same database (schema
+    /// `localcloud_identity`); `nil` when there is none, or no such table yet.
+    package func userName(forEmailAddress address: String) async throws -> String? {
+        try await call { pool in
+            let exists = try await pool.rows("""
+                SELECT 1 FROM information_schema.columns
+                WHERE table_schema = 'localcloud_identity' AND table_name = 'accounts' AND column_name = 'email'
+                """)
+            guard !exists.isEmpty else { return nil }
+            var statement = PostgresStatement("SELECT name FROM localcloud_identity.accounts WHERE container = ")
+            statement.sql += "\(statement.bind(self.containerIdentifier)) AND email = \(statement.bind(address))"
+            statement.sql += " AND discoverable ORDER BY name LIMIT 1"
+            return try await pool.rows(statement.sql, statement.binds).first?.decode(String.self)
+        }
+    }
+
     private func storedShares(_ pool: PostgresPool) async throws -> [StoredShare] {
         try await pool.withConnection { connection in
             var statement = PostgresStatement("SELECT \(Self.recordColumns), r.owner FROM \(self.schema).records r WHERE ")

@@ -33,7 +33,7 @@ protocol RequestAuthenticator: Sendable {
     /// expiry, `.distantFuture` when nothing expires, `nil` when they are not live now.
     func liveUntil(_ session: PushSession) async throws -> Date?
     /// This authenticator's clock, which ``liveUntil(_:)`` is measured against.
-    func currentDate() -> Date
+    var clock: WallClock { get }
     /// Rings when some credential may have ended (see ``CredentialChanges``); `nil` when none can.
     var credentialChanges: CredentialChanges? { get }
     /// Asks to hear other processes' and nodes' changes to the container's credentials too.
@@ -44,7 +44,7 @@ extension RequestAuthenticator {
     /// Credentials that are never revoked (fixed test and benchmark credentials) stay live.
     func isLive(_ session: PushSession) async throws -> Bool { try await liveUntil(session) != nil }
     func liveUntil(_ session: PushSession) async throws -> Date? { .distantFuture }
-    func currentDate() -> Date { Date() }
+    var clock: WallClock { .system }
     var credentialChanges: CredentialChanges? { nil }
     func watchCredentialChanges(container: String) {}
 }

@@ -17,16 +17,19 @@ struct TokenAuthenticator: RequestAuthenticator {
     let tokenLifetime: Duration
     let hasher: PasswordHasher
     let throttle: SigninThrottle
-    let now: @Sendable () -> Date
+    /// What tokens' expiry, sign-in stamps and the request-date check are measured against.
+    let clock: WallClock
 
     init(store: any IdentityStore, tokenLifetime: Duration = .seconds(14 * 24 * 3600), hasher: PasswordHasher = .standard,
-         throttle: SigninThrottle = SigninThrottle(), now: @escaping @Sendable () -> Date = { Date() }) {
+         throttle: SigninThrottle = SigninThrottle(), clock: WallClock = .system) {
         self.store = store
         self.tokenLifetime = tokenLifetime
         self.hasher = hasher
         self.throttle = throttle
-        self.now = now
+        self.clock = clock
     }
+
+    func now() -> Date { clock.now }
 
     func authenticate(_ request: AuthenticationRequest) async throws -> RequestIdentity {
         if request.keyID != nil || request.isoDate != nil || request.signature != nil {
@@ -70,8 +73,6 @@ struct TokenAuthenticator: RequestAuthenticator {
         }
         return until
     }
-
-    func currentDate() -> Date { now() }
 
     var credentialChanges: CredentialChanges? { store.credentialChanges }
 

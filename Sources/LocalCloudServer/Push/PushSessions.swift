@@ -38,6 +38,10 @@ final class PushSessions: Sendable {
         var recheckAll = false
         /// Containers whose other processes' and nodes' changes are heard already.
         var heardContainers: Set<String> = []
+        /// How many times the loop has checked, and the wait it chose last: tests see that a moved
+        /// clock was looked at, and that the wait runs to the next expiry instant.
+        var passes = 0
+        var lastWait: Duration?
     }
 
     private let state = Mutex(State())
@@ -53,6 +57,8 @@ final class PushSessions: Sendable {
         self.authenticator = authenticator
         self.logger = logger
         authenticator.credentialChanges?.observe { [weak self] in self?.credentialsChanged() }
+        // A clock moved by hand (tests) may have passed an expiry the wait below was measured to.
+        authenticator.clock.onAdvance { [weak self] in self?.wakeup.fire() }
     }
 
     /// Calls `onEnd` once when the session ends (never after ``unwatch(_:id:)``).
@@ -85,6 +91,9 @@ final class PushSessions: Sendable {
     /// How many streams and polls are watched, for tests and the benchmark.
     var count: Int { state.withLock { $0.sessions.values.reduce(0) { $0 + $1.onEnd.count } } }
 
+    /// How many checks the loop has finished, and the wait the last one chose (for tests).
+    var progress: (passes: Int, lastWait: Duration?) { state.withLock { ($0.passes, $0.lastWait) } }
+
     /// Some credential may have ended: recheck every session now.
     func credentialsChanged() {
         state.withLock { $0.recheckAll = true }
@@ -114,7 +123,7 @@ final class PushSessions: Sendable {
                     end(session)
                 }
             }
-            let now = authenticator.currentDate()
+            let now = authenticator.clock.now
             let expired = state.withLock { state in
                 state.sessions.filter { $0.value.liveUntil.map { $0 <= now } ?? false }.map(\.key)
             }
@@ -133,6 +142,10 @@ final class PushSessions: Sendable {
                 wait = min(wait, .milliseconds(Int64((seconds * 1000).rounded(.up))))
             }
             if failed { wait = min(wait, Self.retryInterval) }
+            state.withLock { state in
+                state.passes += 1
+                state.lastWait = wait
+            }
             await wakeup.wait(upTo: wait)
         }
     }

@@ -78,11 +78,12 @@ package final class PushTokens: Sendable {
         return Array(bytes)
     }
 
-    func issue(_ claims: Claims) -> String {
+    /// A signed token for `claims`, labelled with when it was issued (`issued`: the server's clock).
+    func issue(_ claims: Claims, at issued: Date = WallClock.system.now) -> String {
         var json: [String: JSONValue] = [
             "c": .string(claims.container), "e": .string(claims.environment == .production ? "production" : "development"),
             "u": .string(claims.user), "a": .string(claims.apnsEnvironment),
-            "n": .string(UUID().uuidString), "t": .int(Int64(Date().timeIntervalSince1970)),
+            "n": .string(UUID().uuidString), "t": .int(Int64(issued.timeIntervalSince1970)),
         ]
         if let start = claims.startSequence { json["s"] = .int(start) }
         if let session = claims.session {

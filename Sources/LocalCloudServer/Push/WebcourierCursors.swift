@@ -16,11 +16,14 @@ import LocalCloud
 /// 30 days are pruned when the file is opened.
 final class WebcourierCursors: WebcourierCursorStore {
     private let queue: DatabaseQueue
+    /// What each cursor's last use is stamped with, and the 30 days of retention measured by.
+    private let clock: WallClock
 
     static let fileName = ".push.sqlite"
     static let retention: TimeInterval = 30 * 24 * 3600
 
-    init(directory: URL) throws {
+    init(directory: URL, clock: WallClock = .system) throws {
+        self.clock = clock
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(30)
@@ -29,7 +32,7 @@ final class WebcourierCursors: WebcourierCursorStore {
         try Self.migrator.migrate(queue)
         try queue.write { db in
             try db.execute(sql: "DELETE FROM webcourier_cursors WHERE updated_at < ?",
-                           arguments: [Date().timeIntervalSince1970 - Self.retention])
+                           arguments: [clock.now.timeIntervalSince1970 - Self.retention])
         }
     }
 
@@ -56,7 +59,7 @@ final class WebcourierCursors: WebcourierCursorStore {
     func set(_ cursor: NotificationCursor, for token: String) throws {
         try queue.write { db in
             try db.execute(sql: "INSERT OR REPLACE INTO webcourier_cursors (token_hash, cursor, updated_at) VALUES (?, ?, ?)",
-                           arguments: [Self.hash(token), cursor.description, Date().timeIntervalSince1970])
+                           arguments: [Self.hash(token), cursor.description, clock.now.timeIntervalSince1970])
         }
     }
 

@@ -33,7 +33,7 @@ extension CloudServer {
         // Notifications from now on reach the token, even those before its first poll.
         let container = try registry.container(claims.container, environment: claims.environment, user: claims.user)
         issued.startSequence = try await container.currentChangeToken().changeSequence
-        let token = try await state.push().issue(issued)
+        let token = try await state.push().issue(issued, at: authenticator.clock.now)
         return Self.jsonResponse(tokenJSON(token, claims: issued, request: request).bytes)
     }
 

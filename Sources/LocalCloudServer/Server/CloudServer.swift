@@ -34,9 +34,10 @@ package struct CloudServer: Sendable {
         let state = state ?? .local(dataDirectory: configuration.dataDirectory)
         self.state = state
         webConsole = configuration.console
-            ? WebConsole(store: state.console, journal: RequestJournal(), shared: state.requestLog, logger: logger,
+            ? WebConsole(store: state.console, journal: RequestJournal(clock: authenticator.clock), shared: state.requestLog, logger: logger,
                          hasher: (authenticator as? TokenAuthenticator)?.hasher ?? .standard,
-                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer)
+                         sessionLifetime: configuration.consoleSessionLifetime, defaultContainer: configuration.consoleContainer,
+                         clock: authenticator.clock)
             : nil
         pushSessions = PushSessions(authenticator: authenticator, logger: logger)
     }

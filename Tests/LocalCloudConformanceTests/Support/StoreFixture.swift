@@ -39,6 +39,8 @@ protocol StoreFixture: Sendable {
     func container(user: String?) async throws -> Container
     /// Stops what the fixture started and removes its files.
     func tearDown() async
+    /// Adds a discoverable account with an email address, as `localcloud users add NAME --email` does.
+    func addAccount(_ name: String, email: String) async throws
 }
 
 /// Runs `body` on a fresh fixture of `kind` and tears it down afterwards, whatever happens.
@@ -113,6 +115,10 @@ struct EmbeddedFixture: StoreFixture {
         Container(configuration: configuration(user: user))
     }
 
+    func addAccount(_ name: String, email: String) async throws {
+        try await RemoteTestServer.addAccount(name, email: email, container: "iCloud.Conformance", dataDirectory: directory)
+    }
+
     func tearDown() async {
         try? FileManager.default.removeItem(at: directory)
     }
@@ -130,6 +136,10 @@ struct PostgresStoreFixture: StoreFixture {
 
     func container(user: String?) async throws -> Container {
         fixture.container(user: user, checksIndexes: true, identifier: "iCloud.Conformance")
+    }
+
+    func addAccount(_ name: String, email: String) async throws {
+        try await fixture.addAccount(name, email: email, container: "iCloud.Conformance")
     }
 
     func tearDown() async {}
@@ -156,6 +166,10 @@ struct RemoteFixture: StoreFixture {
 
     func container(user: String?) async throws -> Container {
         Container(configuration: try await server.configuration(user: user, dataDirectory: clientDirectory, container: container))
+    }
+
+    func addAccount(_ name: String, email: String) async throws {
+        try await RemoteTestServer.addAccount(name, email: email, container: container.identifier, dataDirectory: server.dataDirectory)
     }
 
     func tearDown() async {

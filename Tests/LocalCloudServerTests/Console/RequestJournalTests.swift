@@ -1,15 +1,11 @@
 import Foundation
+import LocalCloud
 import Synchronization
 import Testing
 @testable import LocalCloudServer
 
 @Suite("console: the request journal behind the live log and telemetry")
 struct RequestJournalTests {
-    final class Clock: Sendable {
-        let time = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-        func advance(_ seconds: TimeInterval) { time.withLock { $0 += seconds } }
-    }
-
     @Test func linesArriveInOrderAndFilter() {
         let journal = RequestJournal()
         journal.record(method: "POST", path: "/a", status: 200, milliseconds: 1, user: "alice", errorCode: nil)
@@ -35,8 +31,8 @@ struct RequestJournalTests {
     }
 
     @Test func lastHourHasSixtyMinutesWithQuantilesAndErrors() {
-        let clock = Clock()
-        let journal = RequestJournal(now: { clock.time.withLock { $0 } })
+        let clock = ManualClock(Date(timeIntervalSince1970: 1_800_000_000))
+        let journal = RequestJournal(clock: clock.wallClock)
         for ms in 1...100 {
             journal.record(method: "GET", path: "/", status: ms > 95 ? 503 : 200, milliseconds: Double(ms), user: nil,
                            errorCode: ms > 95 ? "TRY_AGAIN_LATER" : nil)
@@ -44,7 +40,7 @@ struct RequestJournalTests {
         journal.streams(1)
         journal.streams(1)
         journal.streams(-1)
-        clock.advance(120)
+        clock.advance(by: 120)
         journal.record(method: "GET", path: "/", status: 200, milliseconds: 5, user: nil, errorCode: nil)
         let hour = journal.lastHour()
         #expect(hour.count == 60)
@@ -56,7 +52,7 @@ struct RequestJournalTests {
         #expect(busy.streams == 2)
         #expect(hour.last?.requests == 1)
         #expect(journal.openStreams == 1)
-        clock.advance(3600)
+        clock.advance(by: 3600)
         #expect(journal.lastHour().allSatisfy { $0.requests == 0 })
         journal.checkInvariants()
     }

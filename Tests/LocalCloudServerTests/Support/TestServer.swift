@@ -27,7 +27,7 @@ final class TestServer: Sendable {
     /// Starts with the real ``TokenAuthenticator`` over the data directory's identity store; make tokens,
     /// users and keys through ``identity``. A cheap bcrypt cost keeps tests fast; `now` is the server's clock.
     static func startWithIdentity(
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: WallClock = .system,
         throttle: SigninThrottle = SigninThrottle(),
         logger: Logger? = nil,
         configure: (inout ServerConfiguration) async -> Void = { _ in }
@@ -35,7 +35,7 @@ final class TestServer: Sendable {
         try await start(makeAuthenticator: { configuration in
             TokenAuthenticator(store: SQLiteIdentityStore(dataDirectory: configuration.dataDirectory),
                                tokenLifetime: configuration.tokenLifetime, hasher: PasswordHasher(cost: 4),
-                               throttle: throttle, now: now)
+                               throttle: throttle, clock: clock)
         }, logger: logger, configure: configure)
     }
 
@@ -93,10 +93,10 @@ final class TestServer: Sendable {
     /// The server itself, for what only it can tell (how many push sessions it watches).
     let cloudServer: CloudServer
 
-    /// The server's authenticator; with ``startWithIdentity(now:throttle:logger:configure:)``, a ``TokenAuthenticator``.
+    /// The server's authenticator; with ``startWithIdentity(clock:throttle:logger:configure:)``, a ``TokenAuthenticator``.
     let authenticator: any RequestAuthenticator
 
-    /// The identity store of a server started with ``startWithIdentity(now:throttle:logger:configure:)``.
+    /// The identity store of a server started with ``startWithIdentity(clock:throttle:logger:configure:)``.
     var identity: any IdentityStore {
         get throws {
             guard let authenticator = authenticator as? TokenAuthenticator else {

@@ -18,6 +18,8 @@ struct AssetCollector {
     /// The default grace: far longer than any save takes between copying a file and committing.
     static let defaultGracePeriod: TimeInterval = 600
 
+    /// - Parameter now: compared with files' modification times, which the file system stamps with the
+    ///   system's clock; so the system's time, not the store's injected ``WallClock`` (tests pass a later one).
     func collect(now: Date = Date()) async throws -> GarbageCollectionReport {
         var report = GarbageCollectionReport()
         let fm = FileManager.default

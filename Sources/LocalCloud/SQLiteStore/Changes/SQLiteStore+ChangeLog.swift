@@ -41,7 +41,7 @@ extension SQLiteStore: ChangeLogStore {
 
     /// A zone's log rows after a sequence: a range of the `change_log_by_zone` index.
     static let zoneChangesSQL = """
-        SELECT seq, record_name, record_type, kind FROM change_log
+        SELECT seq, record_name, record_type, kind, parent FROM change_log
         WHERE scope = ? AND owner = ? AND zone = ? AND seq > ? ORDER BY seq LIMIT 500
         """
 
@@ -86,7 +86,8 @@ extension SQLiteStore: ChangeLogStore {
                     let name: String = row[1]
                     let type: String = row[2]
                     let kind: String = row[3]
-                    guard collector.add(sequence: sequence, name: name, type: type, kind: kind) else { break scan }
+                    let parent: String? = row[4]
+                    guard collector.add(sequence: sequence, name: name, type: type, kind: kind, parent: parent) else { break scan }
                 }
                 if rows.count < 500 { break }
             }

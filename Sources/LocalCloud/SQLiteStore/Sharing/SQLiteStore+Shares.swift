@@ -24,12 +24,41 @@ extension SQLiteStore: ShareCatalog {
 }
 
 extension SQLiteStore {
+    /// The accounts file `localcloud users` keeps beside the store: `<dataDir>/<container>/identity.sqlite`.
+    var identityFileURL: URL { fileURL.deletingLastPathComponent().appendingPathComponent("identity.sqlite") }
+
+    /// The discoverable account with this (normalized) email address in ``identityFileURL``,
+    /// opened read-only for the lookup; `nil` without the file, or in a file from before accounts
+    /// had email addresses. (On the embedded store, everyone on the machine shares the data
+    /// directory, so its accounts are the people one can share with by email.)
+    func userName(forEmailAddress address: String) async throws -> String? {
+        let url = identityFileURL
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(Self.busyTimeout)
+        configuration.label = "LocalCloud identity (read-only)"
+        let queue = try DatabaseQueue(path: url.path, configuration: configuration)
+        defer { try? queue.close() }
+        return try await queue.read { db in
+            guard try db.tableExists("account"), try db.columns(in: "account").contains(where: { $0.name == "email" }) else { return nil }
+            return try String.fetchOne(db, sql: "SELECT name FROM account WHERE email = ? AND discoverable = 1 ORDER BY name LIMIT 1",
+                                       arguments: [address])
+        }
+    }
+
     /// The shares are found across owners by type: a partial index keeps that read to the share rows.
     static func registerShareMigrations(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v-sharing: shares by type") { db in
             try db.execute(sql: """
                 CREATE INDEX records_shares ON records (scope, record_type) WHERE record_type = 'cloudkit_share'
                 """)
+        }
+        // A deleted record leaves no parent chain to walk, so its log row keeps the parent it had:
+        // a hierarchy share's participant hears only of deletions inside the hierarchy. NULL on
+        // rows logged before (and on other kinds of change).
+        migrator.registerMigration("v-sharing 2: parents of deleted records") { db in
+            try db.execute(sql: "ALTER TABLE change_log ADD COLUMN parent TEXT")
         }
     }
 }

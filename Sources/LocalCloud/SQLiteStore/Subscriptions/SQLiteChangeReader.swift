@@ -64,7 +64,7 @@ final class SQLiteChangeReader: ChangeReader {
 
     /// The new rows after the last one seen: a rowid range, never a table scan.
     static let changesSQL = """
-        SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at
+        SELECT seq, scope, owner, zone, record_name, record_type, kind, modified_by, at, parent
         FROM change_log WHERE seq > ? ORDER BY seq LIMIT 1000
         """
 
@@ -123,7 +123,8 @@ final class SQLiteChangeReader: ChangeReader {
             let rows = try Row.fetchAll(statement, arguments: [cursor])
             for row in rows {
                 changes.append(LoggedChange(seq: row[0], scope: Database.Scope(rawValue: row[1]) ?? .public, owner: row[2], zone: row[3],
-                                            recordName: row[4], recordType: row[5], kind: row[6], modifiedBy: row[7], at: row[8]))
+                                            recordName: row[4], recordType: row[5], kind: row[6], modifiedBy: row[7], at: row[8],
+                                            parent: row[9]))
                 cursor = row[0]
             }
             if rows.count < 1000 { break }
@@ -183,7 +184,9 @@ final class SQLiteChangeReader: ChangeReader {
         let change = question.change
         if let grant = question.grant {
             let covered = try WatchedSubscription.isCovered(change.recordName, by: grant) { name in
-                try String.fetchOne(db, sql: """
+                // A deleted record's parent is in its log row (``LoggedChange/parent``).
+                if name == change.recordName, change.kind == "deleted" { return change.parent.flatMap { $0.isEmpty ? nil : $0 } }
+                return try String.fetchOne(db, sql: """
                     SELECT json_extract(fields, '$.\(Record.parentKey).v') FROM records
                     WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
                     """, arguments: [change.scope.rawValue, change.owner, change.zone, name])

@@ -65,7 +65,7 @@ final class ClusterJournal: Sendable {
             minute.latencies = Self.spread(minute.latencies, count: Self.sharedSamples)
             return minute
         }
-        let now = Date()
+        let now = journal.clock.now
         do {
             try await shared.publish(node: node, lines: lines, minutes: minutes, openStreams: journal.openStreams, now: now)
             if now.timeIntervalSince(lastPrune) > 60 {

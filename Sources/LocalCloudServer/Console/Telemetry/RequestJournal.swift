@@ -1,4 +1,5 @@
 import Foundation
+import LocalCloud
 import Synchronization
 
 /// This node's recent requests, for the console's live log and its telemetry charts.
@@ -66,13 +67,16 @@ package final class RequestJournal: Sendable {
     }
 
     private let state = Mutex(State())
-    private let now: @Sendable () -> Date
+    /// The server's clock: each line's time and the minute it counts in.
+    let clock: WallClock
     /// Told of every new line and stream count (a cluster's publisher).
     private let listener = Mutex<(@Sendable () -> Void)?>(nil)
 
-    init(now: @escaping @Sendable () -> Date = { Date() }) {
-        self.now = now
+    init(clock: WallClock = .system) {
+        self.clock = clock
     }
+
+    private func now() -> Date { clock.now }
 
     func onChange(_ action: @escaping @Sendable () -> Void) {
         listener.withLock { $0 = action }

@@ -43,7 +43,7 @@ extension CloudServer {
         }
         router.post("console/signin") { request, _ in try await self.consoleSignIn(request, console: console) }
         consoleRoute(router, .post, "signout") { request in
-            try await console.store.endSession(token: request.sessionToken)
+            try await console.store.endSession(token: request.sessionToken, now: console.clock.now)
             try await console.audit(request.admin, "console.signout", "signed out")
             var response = Self.consoleRedirect("/console/signin")
             response.setCookie(Cookie(name: Self.consoleCookie, value: "", maxAge: 0, path: "/console",
@@ -74,7 +74,7 @@ extension CloudServer {
         router.on(RouterPath("console/\(path)"), method: method) { request, context in
             let uri = request.uri.description
             guard let token = request.cookies[Self.consoleCookie]?.value,
-                  let session = try await console.store.liveSession(token: token) else {
+                  let session = try await console.store.liveSession(token: token, now: console.clock.now) else {
                 if path.hasSuffix(".json") { throw ServerError(.authenticationRequired, "Sign in to the console") }
                 return Self.consoleRedirect("/console/signin" + ConsoleForm.query([("next", method == .get ? uri : nil)]))
             }
@@ -155,7 +155,7 @@ extension CloudServer {
         let next = Self.safeNext(form["next"])
         let name = form.text("user") ?? ""
         let password = form["password"] ?? ""
-        let now = Date()
+        let now = console.clock.now
         // Login CSRF: the form must carry the digest of this browser's sign-in cookie, which another
         // site can neither read nor set, so no page elsewhere can sign the browser in as someone else.
         let cookie = request.cookies[Self.consoleSigninCookie]?.value ?? ""
@@ -177,11 +177,11 @@ extension CloudServer {
                               status: .tooManyRequests, retryAfter: wait)
         }
         guard !name.isEmpty, try await console.store.checkAdminPassword(name, password: password, hasher: console.hasher) else {
-            console.throttle.recordFailure(container: "", user: name, now: Date())
+            console.throttle.recordFailure(container: "", user: name, now: console.clock.now)
             return try refuse("Wrong name or password", status: .unauthorized)
         }
         console.throttle.recordSuccess(container: "", user: name)
-        let token = try await console.store.startSession(admin: name, lifetime: console.sessionLifetime)
+        let token = try await console.store.startSession(admin: name, lifetime: console.sessionLifetime, now: console.clock.now)
         try await console.audit(name, "console.signin", "signed in")
         var response = Self.consoleRedirect(next)
         response.setCookie(Cookie(name: Self.consoleCookie, value: token, maxAge: Int(console.sessionLifetime), path: "/console",

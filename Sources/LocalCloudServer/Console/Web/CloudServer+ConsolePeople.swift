@@ -85,7 +85,8 @@ extension CloudServer {
         consoleRoute(router, .post, "tokens/create") { request in
             let place = try request.place(console)
             let name = request.form.text("name")
-            let token = try await self.state.identity.createAPIToken(container: place.container, environment: place.environment, name: name)
+            let token = try await self.state.identity.createAPIToken(container: place.container, environment: place.environment, name: name,
+                                                                     now: console.clock.now)
             try await console.audit(request.admin, "tokens.create",
                                     "\(place.container) \(place.environment.rawValue): API token \(String(Secret.digest(token).prefix(12))) \(name ?? "")")
             // The secret is in this page only: never in an address, a log or the audit log.
@@ -96,7 +97,7 @@ extension CloudServer {
         }
         consoleRoute(router, .post, "tokens/revoke") { request in
             let place = try request.place(console)
-            let revoked = try await self.state.identity.revokeAPIToken(request.form.text("id") ?? "", container: place.container)
+            let revoked = try await self.state.identity.revokeAPIToken(request.form.text("id") ?? "", container: place.container, now: console.clock.now)
             try await console.audit(request.admin, "tokens.revoke", "\(place.container): API token \(revoked.id)")
             return .redirect("/console/people" + place.query([("notice", "Revoked API token \(revoked.id)")], keepDatabase: false))
         }
@@ -106,7 +107,7 @@ extension CloudServer {
             let privateKey = P256.Signing.PrivateKey()
             let key = try await self.state.identity.addServerKey(publicKeyPEM: privateKey.publicKey.pemRepresentation,
                                                                  container: place.container, environment: place.environment,
-                                                                 name: request.form.text("name"))
+                                                                 name: request.form.text("name"), now: console.clock.now)
             try await console.audit(request.admin, "keys.create", "\(place.container) \(place.environment.rawValue): key \(key.id)")
             var context = try await self.peopleContext(place)
             context["secret"] = privateKey.pemRepresentation
@@ -116,7 +117,7 @@ extension CloudServer {
         consoleRoute(router, .post, "keys/revoke") { request in
             let place = try request.place(console)
             let id = request.form.text("id") ?? ""
-            guard try await self.state.identity.revokeServerKey(id: id, container: place.container, at: Date()) else {
+            guard try await self.state.identity.revokeServerKey(id: id, container: place.container, at: console.clock.now) else {
                 throw CloudError(.unknownItem, "No live server-to-server key \(id.prefix(64))")
             }
             try await console.audit(request.admin, "keys.revoke", "\(place.container): key \(id)")
@@ -126,7 +127,7 @@ extension CloudServer {
             let place = try request.place(console)
             let name = request.form.text("user") ?? ""
             try await self.state.identity.addUser(name, password: request.form["password"] ?? "", container: place.container,
-                                                  hasher: console.hasher)
+                                                  hasher: console.hasher, now: console.clock.now)
             try await console.audit(request.admin, "users.add", "\(place.container): \(name)")
             return .redirect("/console/people" + place.query([("notice", "Added user \(name)")], keepDatabase: false))
         }
@@ -134,7 +135,7 @@ extension CloudServer {
             let place = try request.place(console)
             let name = request.form.text("user") ?? ""
             try await self.state.identity.resetPassword(user: name, password: request.form["password"] ?? "",
-                                                        container: place.container, hasher: console.hasher)
+                                                        container: place.container, hasher: console.hasher, now: console.clock.now)
             try await console.audit(request.admin, "users.password", "\(place.container): \(name) (signed out everywhere)")
             return .redirect("/console/people" + place.query([("notice", "New password for \(name); signed out everywhere")],
                                                              keepDatabase: false))
@@ -143,7 +144,7 @@ extension CloudServer {
             let place = try request.place(console)
             let name = request.form.text("user") ?? ""
             let disable = request.form.text("action") != "enable"
-            try await self.state.identity.setUserDisabled(disable, user: name, container: place.container)
+            try await self.state.identity.setUserDisabled(disable, user: name, container: place.container, now: console.clock.now)
             try await console.audit(request.admin, disable ? "users.disable" : "users.enable", "\(place.container): \(name)")
             return .redirect("/console/people" + place.query([("notice", "\(disable ? "Disabled" : "Enabled") \(name)")],
                                                              keepDatabase: false))
@@ -151,7 +152,7 @@ extension CloudServer {
         consoleRoute(router, .post, "users/signout") { request in
             let place = try request.place(console)
             let name = request.form.text("user") ?? ""
-            let count = try await self.state.identity.signOut(user: name, container: place.container)
+            let count = try await self.state.identity.signOut(user: name, container: place.container, now: console.clock.now)
             try await console.audit(request.admin, "users.signout", "\(place.container): \(name) (\(count) token(s))")
             return .redirect("/console/people" + place.query([("notice", "Signed \(name) out everywhere: \(count) token(s) revoked")],
                                                              keepDatabase: false))

@@ -20,10 +20,13 @@ final class WebConsole: Sendable {
 
     /// The cluster's shared request log, when nodes share a database.
     let cluster: ClusterJournal?
+    /// The server's clock: sessions' start and expiry, the sign-in throttle, audit times.
+    let clock: WallClock
 
     init(store: any ConsoleStore, journal: RequestJournal, shared: (any SharedRequestLog)? = nil, logger: Logger,
-         hasher: PasswordHasher, sessionLifetime: TimeInterval, defaultContainer: String) {
+         hasher: PasswordHasher, sessionLifetime: TimeInterval, defaultContainer: String, clock: WallClock = .system) {
         self.store = store
+        self.clock = clock
         self.journal = journal
         cluster = shared.map { ClusterJournal(journal: journal, shared: $0, logger: logger) }
         self.hasher = hasher
@@ -69,6 +72,6 @@ final class WebConsole: Sendable {
 
     /// Records a change in the audit log.
     func audit(_ admin: String, _ action: String, _ detail: String) async throws {
-        try await store.appendAudit(AuditEntry(time: Date(), admin: admin, action: action, detail: detail))
+        try await store.appendAudit(AuditEntry(time: clock.now, admin: admin, action: action, detail: detail))
     }
 }
