@@ -4,7 +4,11 @@ import Synchronization
 /// Runs one store call as an operation: the zone calls, which have no public operation yet.
 final class StoreCallOperation<Value: Sendable>: DatabaseOperation, @unchecked Sendable {
     private let work: @Sendable (Database) async throws -> Value
-    private let resultHandler = Mutex<(@Sendable (Result<Value, CloudError>) -> Void)?>(nil)
+    /// In a struct: a `Mutex` of a bare closure adds reabstraction thunks on every access.
+    private let resultHandler = Mutex<Handler?>(nil)
+    private struct Handler {
+        let call: @Sendable (Result<Value, CloudError>) -> Void
+    }
 
     init(_ work: @escaping @Sendable (Database) async throws -> Value) {
         self.work = work
@@ -12,8 +16,8 @@ final class StoreCallOperation<Value: Sendable>: DatabaseOperation, @unchecked S
     }
 
     var completion: (@Sendable (Result<Value, CloudError>) -> Void)? {
-        get { resultHandler.withLock { $0 } }
-        set { resultHandler.withLock { $0 = newValue } }
+        get { resultHandler.withLock { $0 }?.call }
+        set { resultHandler.withLock { $0 = newValue.map(Handler.init(call:)) } }
     }
 
     override func execute(in database: Database) async throws {
