@@ -20,22 +20,28 @@ package final class WriteBatcher<Job: Sendable>: Sendable {
 
     private struct State {
         var queue: [Queued] = []
-        var draining = false
+        var drainers = 0
     }
 
     private let state = Mutex(State())
     /// The most writes one transaction carries.
     package static var maximumBatch: Int { 64 }
+    /// How many batches may run at once: 1 where one writer at a time is all the store allows
+    /// (SQLite); more where transactions run side by side and only their commits queue
+    /// (PostgreSQL: the change-log lock is taken last), so the batches' statements overlap.
+    let concurrentBatches: Int
 
-    package init() {}
+    package init(concurrentBatches: Int = 1) {
+        self.concurrentBatches = max(1, concurrentBatches)
+    }
 
     /// Queues `job` and returns once it has run; `transact` runs one batch in one transaction.
     package func submit(_ job: Job, transact: @escaping @Sendable ([Job]) async -> Void) async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let starts = state.withLock { state in
                 state.queue.append(Queued(job: job, done: done))
-                if state.draining { return false }
-                state.draining = true
+                if state.drainers >= concurrentBatches { return false }
+                state.drainers += 1
                 return true
             }
             if starts { Task { await self.drain(transact) } }
@@ -46,9 +52,11 @@ package final class WriteBatcher<Job: Sendable>: Sendable {
     private func drain(_ transact: @Sendable ([Job]) async -> Void) async {
         while true {
             let batch = state.withLock { state in
-                let batch = Array(state.queue.prefix(Self.maximumBatch))
+                // An even share of what waits, so the other batches running get some too.
+                let share = (state.queue.count + concurrentBatches - 1) / concurrentBatches
+                let batch = Array(state.queue.prefix(min(Self.maximumBatch, max(1, share))))
                 state.queue.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
+                if batch.isEmpty { state.drainers -= 1 }
                 return batch
             }
             if batch.isEmpty { return }

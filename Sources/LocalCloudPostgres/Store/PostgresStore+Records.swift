@@ -122,7 +122,12 @@ extension PostgresStore {
                 }
             },
             fail: { error in outcome.withLock { $0 = .failure(error) } })
-        await batcher.submit(job) { [self] jobs in await commitBatch(jobs) }
+        // Batches run side by side: two that lock the same rows in opposite orders deadlock, and
+        // PostgreSQL ends one of them; its modify runs again.
+        for attempt in 1...3 {
+            await batcher.submit(job) { [self] jobs in await commitBatch(jobs) }
+            guard attempt < 3, case .failure(let error)? = outcome.withLock({ $0 }), Self.isDeadlock(error) else { break }
+        }
         let results: [ModifyItemResult]
         switch outcome.withLock({ $0 }) {
         case .success(let value)?: results = value
@@ -179,6 +184,20 @@ extension PostgresStore {
     /// under the log lock, and one COMMIT. A failure of the transaction fails every modify in it.
     func commitBatch(_ jobs: [WriteJob]) async {
         do {
+            try await commitBatchOnce(jobs)
+        } catch {
+            for job in jobs { job.fail(error) }
+        }
+    }
+
+    /// Whether PostgreSQL ended the transaction to break a deadlock (SQLSTATE 40P01).
+    static func isDeadlock(_ error: any Error) -> Bool {
+        let cause = (error as? CloudError)?.cause ?? error
+        return (cause as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
+    }
+
+    private func commitBatchOnce(_ jobs: [WriteJob]) async throws {
+        do {
             let wrote = try await call { pool in
                 try await pool.withConnection { connection in
                     let logger = pool.logger
@@ -209,8 +228,6 @@ extension PostgresStore {
                 }
             }
             if wrote { committed() }
-        } catch {
-            for job in jobs { job.fail(error) }
         }
     }
 

@@ -39,7 +39,9 @@ package final class PostgresStore: Sendable {
     let schemaByChangeStamp = Mutex<(stamp: ChangeStamp, schema: Schema)?>(nil)
     /// Group commit: modifies that arrive while one transaction runs share the next one, so the
     /// change-log lock and the commit's flush are paid once per batch, not once per save.
-    let batcher = WriteBatcher<WriteJob>()
+    /// Four batches at once: their statements overlap on four connections, and only the log
+    /// insert and COMMIT queue on the log lock.
+    let batcher = WriteBatcher<WriteJob>(concurrentBatches: 4)
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
     /// the change stamp in memory. Started by the first reader or change stamp, so a console
     /// command that only reads or writes opens none.
