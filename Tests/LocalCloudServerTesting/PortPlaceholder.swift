@@ -9,6 +9,26 @@ import Synchronization
 enum PortPlaceholder {
     /// The placeholder socket of each held port.
     private static let held = Mutex<[Int: Int32]>([:])
+    /// The ports this process's test servers own, running or stopped, until their data is removed.
+    private static let claimed = Mutex<Set<Int>>([])
+
+    /// A port for a new test server, below the kernel's ephemeral range (32768–60999), that no
+    /// other test server of this process owns. The placeholder alone does not keep another server
+    /// off a stopped server's port: with SO_REUSEADDR on both, Linux lets a listening socket bind
+    /// beside a bound one that is not listening, and the restart then met "Address already in use".
+    static func claimNewPort() -> Int {
+        claimed.withLock { claimed in
+            while true {
+                let port = Int.random(in: 20_000..<32_000)
+                if claimed.insert(port).inserted { return port }
+            }
+        }
+    }
+
+    /// Gives a claimed port back (its server's data is gone, or it never started on it).
+    static func unclaim(_ port: Int) {
+        _ = claimed.withLock { $0.remove(port) }
+    }
 
     /// Binds 127.0.0.1:`port` without listening. SO_REUSEADDR lets it bind past the server's
     /// connections in TIME_WAIT; a kernel choosing a free port for another server (port 0) still

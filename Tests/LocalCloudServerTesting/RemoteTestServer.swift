@@ -35,7 +35,7 @@ package final class RemoteTestServer: Sendable {
         // Below the kernel's ephemeral range (32768–60999): a port chosen there (port 0) can be
         // taken, once this server stops, by any client connection's local end, and a restart
         // on the same port would then fail with "Address already in use".
-        configuration.port = previous?.port ?? Int.random(in: 20_000..<32_000)
+        configuration.port = previous?.port ?? PortPlaceholder.claimNewPort()
         configuration.tlsCertificatePath = tls?.certificate
         configuration.tlsKeyPath = tls?.key
         let container = previous?.container ?? container
@@ -86,7 +86,10 @@ package final class RemoteTestServer: Sendable {
                 if case .failure(let error) = await task.result { lastFailure = String(describing: error) }
                 // A restart waits for its port: a new server that took it meanwhile gives it back.
                 // A new server tries another port.
-                if previous == nil { configuration.port = Int.random(in: 20_000..<32_000) }
+                if previous == nil {
+                    PortPlaceholder.unclaim(configuration.port)
+                    configuration.port = PortPlaceholder.claimNewPort()
+                }
                 try await Task.sleep(for: .milliseconds(50))
             }
         }
@@ -168,5 +171,6 @@ package final class RemoteTestServer: Sendable {
     package func removeData() {
         try? FileManager.default.removeItem(at: dataDirectory)
         PortPlaceholder.release(port)
+        PortPlaceholder.unclaim(port)
     }
 }

@@ -194,6 +194,13 @@ package final class PostgresCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process: `pg_ctl start` leaves a server running that would keep
+        // every descriptor it inherited, among them the listening sockets of the test servers
+        // running now. Such a socket outlives its server's stop: a restart on its port met
+        // "Address already in use" and a request to a stopped server hung unanswered.
+        for descriptor in Self.openDescriptors() where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
         var pid: pid_t = 0
         let cArguments = argv.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
@@ -207,6 +214,11 @@ package final class PostgresCluster: Sendable {
             let log = (try? String(contentsOf: directory.appendingPathComponent("server.log"), encoding: .utf8)) ?? ""
             throw ClusterError(message: "\(argv.joined(separator: " ")) failed (status \(status)): \(text)\n\(log.suffix(2000))")
         }
+    }
+
+    /// This process's open descriptors (a closed one is skipped by posix_spawn's close action).
+    private static func openDescriptors() -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).compactMap(Int32.init)
     }
 
     private static func findBinDirectory() -> URL? {
