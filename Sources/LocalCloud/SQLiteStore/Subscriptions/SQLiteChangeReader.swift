@@ -72,7 +72,7 @@ final class SQLiteChangeReader: ChangeReader {
     static let matchPrefixSQL = "SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_name = ? AND ("
 
     func notifications(for user: String, containerIdentifier: String, after sequence: Int64) async throws -> ChangeBatch {
-        let version = try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+        let version = try await versionAfterRing()
         guard version != lastVersion.withLock({ $0 }) else { return ChangeBatch(through: sequence) }
         let listener = ChangeListenerPosition(id: 0, user: user, containerIdentifier: containerIdentifier, after: sequence)
         let batch = try await connection.read { [self] db in
@@ -84,13 +84,33 @@ final class SQLiteChangeReader: ChangeReader {
 
     var servesManyWatchers: Bool { true }
 
+    private func dataVersion() async throws -> Int {
+        try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+    }
+
+    /// `data_version` after a ring; when it is still the last read's, looks again a few times over
+    /// 150 ms. Another process's commit rings through inotify when its frames are written to the
+    /// `-wal`, which can be before the commit is visible (the wal-index is updated in shared
+    /// memory, with no event of its own): read at once, the commit would wait for the next ring,
+    /// or the fan-out's 60 s safety net.
+    private func versionAfterRing() async throws -> Int {
+        var version = try await dataVersion()
+        var delay = 10
+        while version == lastVersion.withLock({ $0 }), delay <= 80 {
+            try await Task.sleep(for: .milliseconds(delay))
+            version = try await dataVersion()
+            delay *= 2
+        }
+        return version
+    }
+
     /// Every listener's notifications from one read of the log: the rows after the earliest
     /// position, the listeners' users' subscriptions in one query (decoded again only when a row
     /// changed), then each listener's rows matched in memory, and in SQL only for query predicates
     /// (each predicate tested once per changed row, however many listeners share the user).
     func notifications(for listeners: [ChangeListenerPosition], force: Bool) async throws -> [Int: ChangeBatch] {
         guard let earliest = listeners.map(\.after).min() else { return [:] }
-        let version = try await connection.read { try Int.fetchOne($0.cachedStatement(sql: "PRAGMA data_version")) } ?? 0
+        let version = force ? try await dataVersion() : try await versionAfterRing()
         guard force || version != lastVersion.withLock({ $0 }) else { return [:] }
         let batches = try await connection.read { [self] db in try read(db, listeners: listeners, after: earliest) }
         lastVersion.withLock { $0 = version }
