@@ -98,4 +98,43 @@ struct PostgresPlanTests {
         try await container.updateSchema { schema in try schema.setIndex(.sortable, true, type: "Restaurant", field: "type") }
         await #expect(try store.indexNames().contains("lcx_f_type"))
     }
+
+    /// Rows that arrived without statistics (a restored dump, a bulk load before autovacuum's first
+    /// pass) are analyzed when a node opens the store: without statistics, a save's lookup of its
+    /// record tied with the schema index on `(scope, owner, zone, modified_at)` and scanned the zone.
+    @Test func aNodeOpeningUnanalyzedRowsAnalyzesThemSoASaveLooksUpOneRow() async throws {
+        let fixture = try await PostgresFixture()
+        let container = fixture.container(user: "alice", checksIndexes: true)
+        try await container.importSchema(Schema(ckdb: """
+            DEFINE SCHEMA
+                RECORD TYPE Restaurant (
+                    "___createTime" TIMESTAMP SORTABLE,
+                    "___modTime" TIMESTAMP SORTABLE,
+                    name     STRING QUERYABLE SORTABLE,
+                    GRANT READ TO "_world"
+                );
+            """))
+        let s = try await fixture.store().schema
+        try await PostgresCluster.shared().psql("""
+            INSERT INTO \(s).records (scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by,
+                                      change_tag, fields, search)
+            SELECT 1, '', '_defaultZone', 'r' || i, 'Restaurant', 1700000000 + i, 1700000000 + i, '_alice', '_alice', 'tag',
+                   jsonb_build_object('name', jsonb_build_object('t', 'string', 'v', 'Restaurant ' || i)), to_tsvector('simple', '')
+            FROM generate_series(1, \(Self.count)) AS i
+            """, database: fixture.url.database)
+        let lookup = "EXPLAIN SELECT id FROM \(s).records WHERE scope = 1 AND owner = '' AND zone = '_defaultZone' AND record_name = 'r7' FOR UPDATE"
+        func statistics(_ store: PostgresStore) async throws -> Int {
+            try await store.pool.rows("SELECT count(*)::int FROM pg_stats WHERE schemaname = '\(s)' AND tablename = 'records'")
+                .first?.decode(Int.self) ?? 0
+        }
+        let first = try await fixture.store()
+        #expect(try await statistics(first) == 0, "the rows came without statistics")
+
+        // Another node opens the store (its own pool and store object): it analyzes.
+        let second = try await fixture.store(node: 2)
+        #expect(try await statistics(second) > 0)
+        let plan = try await second.pool.rows(lookup).map { try $0.decode(String.self) }.joined(separator: "\n")
+        #expect(plan.contains("records_scope_owner_zone_record_name_key"), "\(plan)")
+        #expect(!plan.contains("Filter"), "\(plan)")
+    }
 }

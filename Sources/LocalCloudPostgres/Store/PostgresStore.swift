@@ -105,6 +105,7 @@ package final class PostgresStore: Sendable {
                 """)
             guard let row = rows.first else { throw CloudError(.badDatabase, "The change log has no epoch") }
             let (epoch, collation) = try row.decode((String, String).self)
+            try await analyzeIfNeverAnalyzed(schema: schema, pool: pool)
             return (epoch, collation)
         }
         let cache = cacheDirectory ?? URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
@@ -120,6 +121,21 @@ package final class PostgresStore: Sendable {
             stores[key] = store
             return store
         }
+    }
+
+    /// Gives the planner statistics for tables that hold rows but were never analyzed (a restored
+    /// dump, or rows written in the minute before autovacuum's first pass). Without them every
+    /// equality looks equally selective, and the record lookup of each save tied with a schema
+    /// index on `(scope, owner, zone, field)`, so PostgreSQL scanned the whole zone: 5 ms and
+    /// 4 ms of its CPU per save at 10,000 records, against 0.7 ms once analyzed.
+    private static func analyzeIfNeverAnalyzed(schema: String, pool: PostgresPool) async throws {
+        var query = PostgresStatement("SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE ")
+        query.sql += "n.nspname = \(query.bind(schema)) AND c.relkind = 'r' AND pg_relation_size(c.oid) > 0"
+        query.sql += " AND NOT EXISTS (SELECT 1 FROM pg_stats s WHERE s.schemaname = n.nspname AND s.tablename = c.relname)"
+        let rows = try await pool.rows(query.sql, query.binds)
+        let tables = try rows.map { try $0.decode(String.self) }
+        guard !tables.isEmpty else { return }
+        _ = try await pool.rows("ANALYZE " + tables.map { "\(schema).\($0)" }.joined(separator: ", "))
     }
 
     /// `lc_<container>_<environment>_<hash>`: lower-case letters, digits and underscores, at most
