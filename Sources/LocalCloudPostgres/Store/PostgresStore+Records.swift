@@ -179,12 +179,16 @@ extension PostgresStore {
         return (results, log)
     }
 
-    /// One transaction for a batch of modifies (``WriteBatcher``): each in a savepoint of its own
-    /// when there are several, so one rolled back leaves the others; then every change-log row
-    /// under the log lock, and one COMMIT. A failure of the transaction fails every modify in it.
+    /// One transaction for a batch of modifies (``WriteBatcher``), then every change-log row under
+    /// the log lock, and one COMMIT. The modifies run one after the other without savepoints (two
+    /// round trips less each); when one of them fails, the transaction is rolled back and the batch
+    /// runs again with each modify in a savepoint of its own, so the failed one leaves the others.
+    /// A failure of the transaction itself fails every modify in it.
     func commitBatch(_ jobs: [WriteJob]) async {
         do {
-            try await commitBatchOnce(jobs)
+            if try await commitBatchOnce(jobs, savepoints: false) == .rerunWithSavepoints {
+                _ = try await commitBatchOnce(jobs, savepoints: true)
+            }
         } catch {
             for job in jobs { job.fail(error) }
         }
@@ -196,39 +200,43 @@ extension PostgresStore {
         return (cause as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
     }
 
-    private func commitBatchOnce(_ jobs: [WriteJob]) async throws {
-        do {
-            let wrote = try await call { pool in
-                try await pool.withConnection { connection in
-                    let logger = pool.logger
-                    try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
-                    do {
-                        let nested = jobs.count > 1
-                        var logs: [ChangeLogBatch] = []
-                        for job in jobs {
-                            if nested { try await connection.query("SAVEPOINT job", logger: logger) }
-                            if let log = await job.run(connection, logger) {
-                                if nested { try await connection.query("RELEASE SAVEPOINT job", logger: logger) }
-                                logs.append(log)
-                            } else if nested {
-                                try await connection.query("ROLLBACK TO SAVEPOINT job", logger: logger)
-                            }
-                        }
-                        guard !logs.isEmpty else {
+    private enum BatchOutcome { case committed, nothingToCommit, rerunWithSavepoints }
+
+    private func commitBatchOnce(_ jobs: [WriteJob], savepoints: Bool) async throws -> BatchOutcome {
+        let outcome: BatchOutcome = try await call { pool in
+            try await pool.withConnection { connection in
+                let logger = pool.logger
+                try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+                do {
+                    let nested = savepoints && jobs.count > 1
+                    var logs: [ChangeLogBatch] = []
+                    for job in jobs {
+                        if nested { try await connection.query("SAVEPOINT job", logger: logger) }
+                        if let log = await job.run(connection, logger) {
+                            if nested { try await connection.query("RELEASE SAVEPOINT job", logger: logger) }
+                            logs.append(log)
+                        } else if nested {
+                            try await connection.query("ROLLBACK TO SAVEPOINT job", logger: logger)
+                        } else if jobs.count > 1 {
                             try await connection.query("ROLLBACK", logger: logger)
-                            return false
+                            return .rerunWithSavepoints
                         }
-                        try await ChangeLogBatch.write(logs, connection: connection, logger: logger)
-                        try await connection.query("COMMIT", logger: logger)
-                        return true
-                    } catch {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
-                        throw error
                     }
+                    guard !logs.isEmpty else {
+                        try await connection.query("ROLLBACK", logger: logger)
+                        return .nothingToCommit
+                    }
+                    try await ChangeLogBatch.write(logs, connection: connection, logger: logger)
+                    try await connection.query("COMMIT", logger: logger)
+                    return .committed
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
                 }
             }
-            if wrote { committed() }
         }
+        if outcome == .committed { committed() }
+        return outcome
     }
 
     private func prepare(_ record: Record, rule: SaveRule, context: StoreContext) throws -> PendingSave {
@@ -293,6 +301,17 @@ extension PostgresStore {
         let createdBy: String
         let isNew: Bool
 
+        // Most saves create a record: the INSERT goes first, one statement where the lookup and the
+        // INSERT were two. A row already there (or a create the rules refuse) inserts nothing, and
+        // the save takes the general path below, which decides between update, conflict and refusal.
+        if pending.changeTag == nil,
+           let inserted = try await insertIfNew(pending, fields: fields, changeTag: changeTag, at: now, context: context,
+                                                connection: connection, logger: logger) {
+            try await writeSideTables(rowID: inserted, fields: fields, context: context, connection: connection, logger: logger)
+            log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: "created", at: now)
+            return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: now, modifiedAt: now,
+                                 createdBy: context.userRecordName, modifiedBy: context.userRecordName, changeTag: changeTag)
+        }
         let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
         let decision = try SaveResolution.save(id, type: record.recordType, clientTag: pending.changeTag,
                                                existing: existing?.resolutionRow, rule: rule)
@@ -329,19 +348,9 @@ extension PostgresStore {
             _ = try await connection.execute(clearReferences, logger: logger)
         case (.insert, _):
             try await checkWrite(.create(recordType: record.recordType, fields: fields), context: context, connection: connection, logger: logger)
-            try await insertAssets(pending.assets, connection: connection, logger: logger)
-            let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
-            var insert = PostgresStatement("INSERT INTO \(schema).records (scope, owner, zone, record_name, record_type, created_at, modified_at, ")
-            insert.sql += "created_by, modified_by, change_tag, fields, search) VALUES ("
-            insert.sql += [insert.bind(context.scope.rawValue), insert.bind(context.owner), insert.bind(id.zoneID.zoneName),
-                           insert.bind(id.recordName), insert.bind(record.recordType), insert.bind(now), insert.bind(now),
-                           insert.bind(context.userRecordName), insert.bind(context.userRecordName), insert.bind(changeTag),
-                           insert.bindJSON(FieldsJSON.encode(fields))].joined(separator: ", ")
-            insert.sql += ", \(searchVector(Self.searchText(fields, searchable: searchable), &insert))"
-            // Another node inserting the same name at once: its row wins, this save reports the conflict.
-            insert.sql += ") ON CONFLICT (scope, owner, zone, record_name) DO NOTHING RETURNING id"
-            guard let row = try await connection.rows(insert, logger: logger).first else { throw SaveResolution.createdConcurrently(id) }
-            rowID = try row.decode(Int64.self)
+            guard let inserted = try await insertRow(pending, fields: fields, changeTag: changeTag, at: now, context: context,
+                                                     connection: connection, logger: logger) else { throw SaveResolution.createdConcurrently(id) }
+            rowID = inserted
             createdAt = now
             createdBy = context.userRecordName
             isNew = true
@@ -353,6 +362,36 @@ extension PostgresStore {
 
         return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: createdAt, modifiedAt: now,
                              createdBy: createdBy, modifiedBy: context.userRecordName, changeTag: changeTag)
+    }
+
+    /// The row of a new record, or `nil` when the rules refuse the create or the record exists.
+    private func insertIfNew(_ pending: PendingSave, fields: [String: FieldValue], changeTag: String, at now: Double, context: StoreContext,
+                             connection: PostgresConnection, logger: Logger) async throws -> Int64? {
+        do {
+            try await checkWrite(.create(recordType: pending.record.recordType, fields: fields), context: context, connection: connection, logger: logger)
+        } catch is CloudError {
+            return nil
+        }
+        return try await insertRow(pending, fields: fields, changeTag: changeTag, at: now, context: context, connection: connection, logger: logger)
+    }
+
+    /// Inserts the record's row with its assets; `nil` when a row of that name exists (another
+    /// node may have inserted it at once: its row wins).
+    private func insertRow(_ pending: PendingSave, fields: [String: FieldValue], changeTag: String, at now: Double, context: StoreContext,
+                           connection: PostgresConnection, logger: Logger) async throws -> Int64? {
+        let record = pending.record
+        let id = record.recordID
+        try await insertAssets(pending.assets, connection: connection, logger: logger)
+        let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
+        var insert = PostgresStatement("INSERT INTO \(schema).records (scope, owner, zone, record_name, record_type, created_at, modified_at, ")
+        insert.sql += "created_by, modified_by, change_tag, fields, search) VALUES ("
+        insert.sql += [insert.bind(context.scope.rawValue), insert.bind(context.owner), insert.bind(id.zoneID.zoneName),
+                       insert.bind(id.recordName), insert.bind(record.recordType), insert.bind(now), insert.bind(now),
+                       insert.bind(context.userRecordName), insert.bind(context.userRecordName), insert.bind(changeTag),
+                       insert.bindJSON(FieldsJSON.encode(fields))].joined(separator: ", ")
+        insert.sql += ", \(searchVector(Self.searchText(fields, searchable: searchable), &insert))"
+        insert.sql += ") ON CONFLICT (scope, owner, zone, record_name) DO NOTHING RETURNING id"
+        return try await connection.rows(insert, logger: logger).first?.decode(Int64.self)
     }
 
     /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.
