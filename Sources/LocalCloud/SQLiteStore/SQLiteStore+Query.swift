@@ -71,7 +71,7 @@ extension SQLiteStore {
     }
 
     func queryRecords(_ request: QueryRequest, context: StoreContext) async throws -> QueryPage {
-        try await read { [self] db in
+        try await readStatement { [self] db in
             try checkAccess(.query(request), context: context, db: db)
             let (compiled, locationIndexes, listIndexes, fewListMatches) = try plannedQuery(request, context: context, db: db)
             // A shared-database page names its zone with the owner, as the sharing layer shows it.

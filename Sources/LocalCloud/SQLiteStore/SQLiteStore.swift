@@ -223,6 +223,15 @@ final class SQLiteStore: RecordStore {
         return try await Self.retryingBusy { try await pool.read(body) }
     }
 
+    /// Runs `body` on a reader connection outside a transaction: each statement reads its own
+    /// snapshot. For reads whose statements need not agree on one (a query page is one SELECT;
+    /// the schema check and planning probes before it only choose how to read), where GRDB's
+    /// BEGIN and COMMIT around ``read(_:)`` cost two statements prepared afresh per call.
+    func readStatement<T: Sendable>(_ body: @escaping @Sendable (GRDB.Database) throws -> T) async throws -> T {
+        let pool = pool
+        return try await Self.retryingBusy { try await pool.unsafeRead(body) }
+    }
+
     /// How the store waits out the rare busy/locked results a busy timeout does not cover (WAL
     /// recovery, schema changes by another process): 10 ms doubling to 100 ms, 50 attempts (about 5 s).
     static let busyBackoff = Backoff(first: .milliseconds(10), maximum: .milliseconds(100))
