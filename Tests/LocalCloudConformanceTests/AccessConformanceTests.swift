@@ -23,6 +23,20 @@ import LocalCloud
             #expect(deleteError?.message == "Permission Failure: WRITE operation not permitted on type 'Restaurant' for user 'bob'")
             #expect(try await alice.record(for: saved.recordID)["name"] as? String == "Alice's")
 
+            // A record of the same name made afresh (no change tag): a conflict as it stands, and
+            // with `.allKeys` an update, which WRITE refuses. Neither overwrites nor creates.
+            let fresh = restaurant("Bob's", recordName: "alices")
+            let freshError = await cloudError { _ = try await bob.save(fresh) }
+            #expect(freshError?.code == .serverRecordChanged)
+            let (forced, _) = try await bob.modifyRecords(saving: [restaurant("Bob's", recordName: "alices")], deleting: [],
+                                                           savePolicy: .allKeys, atomically: true)
+            let forcedError = forced[saved.recordID].flatMap { result -> CloudError? in
+                if case .failure(let error) = result { error as? CloudError } else { nil }
+            }
+            #expect(forcedError?.code == .permissionFailure)
+            #expect(forcedError?.message == "Permission Failure: WRITE operation not permitted on type 'Restaurant' for user 'bob'")
+            #expect(try await alice.record(for: saved.recordID)["name"] as? String == "Alice's")
+
             // A filter on a field that is not QUERYABLE, and a list match on a field that is no list.
             let unindexed = Query(recordType: "Restaurant", predicate: Predicate(format: "phone == %@", "555"))
             let indexError = await cloudError { _ = try await alice.records(matching: unindexed) }

@@ -117,25 +117,14 @@ extension SQLiteStore {
         }
     }
 
-    private struct ExistingRow {
-        var id: Int64
-        var recordType: String
-        var createdAt: Double
-        var createdBy: String
-        var changeTag: String
-        var fields: String
-
-        var resolutionRow: SaveResolution.ExistingRow { .init(recordType: recordType, changeTag: changeTag) }
-    }
-
-    private func existingRow(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws -> ExistingRow? {
+    private func existingRow(_ id: Record.ID, context: StoreContext, db: GRDB.Database) throws -> SaveResolution.ExistingRow? {
         let statement = try db.cachedStatement(sql: """
             SELECT id, record_type, created_at, created_by, change_tag, fields FROM records
             WHERE scope = ? AND owner = ? AND zone = ? AND record_name = ?
             """)
         guard let row = try Row.fetchOne(statement, arguments: [context.scope.rawValue, context.owner, id.zoneID.zoneName, id.recordName])
         else { return nil }
-        return ExistingRow(id: row[0], recordType: row[1], createdAt: row[2], createdBy: row[3], changeTag: row[4], fields: row[5])
+        return SaveResolution.ExistingRow(id: row[0], recordType: row[1], createdAt: row[2], createdBy: row[3], changeTag: row[4], fields: row[5])
     }
 
     private func save(_ pending: PendingSave, rule: SaveRule, context: StoreContext, db: GRDB.Database) throws -> Record {
@@ -161,7 +150,7 @@ extension SQLiteStore {
 
         let decision: SaveResolution.Decision = insertedRowID != nil ? .insert : try SaveResolution.save(
             id, type: record.recordType, clientTag: pending.state.recordChangeTag,
-            existing: existing?.resolutionRow, rule: rule)
+            existing: existing, rule: rule)
         switch (decision, existing) {
         case (.conflict(let serverTag), let existing?):
             throw SaveResolution.changed(id, serverTag: serverTag, server: try fetchRow(existing.id, db: db), client: record)
@@ -283,7 +272,7 @@ extension SQLiteStore {
 
     private func delete(_ id: Record.ID, ifChangeTag changeTag: String?, context: StoreContext, db: GRDB.Database) throws {
         guard let existing = try existingRow(id, context: context, db: db) else { throw SaveResolution.notFound(id) }
-        if let serverTag = SaveResolution.deleteConflict(existing: existing.resolutionRow, ifChangeTag: changeTag) {
+        if let serverTag = SaveResolution.deleteConflict(existing: existing, ifChangeTag: changeTag) {
             throw SaveResolution.changed(id, serverTag: serverTag, server: try fetchRow(existing.id, db: db))
         }
         try checkAccess(.delete(recordType: existing.recordType, creator: existing.createdBy), context: context, db: db)

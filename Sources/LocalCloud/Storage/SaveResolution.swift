@@ -23,14 +23,23 @@ package enum SaveResolution {
         case conflict(serverTag: String)
     }
 
-    /// The row a save or delete found: its type and change tag.
+    /// The row a save or delete found, as both SQL stores read it: the decision needs its type
+    /// and change tag; the write that follows, its row ID, creation and stored fields (``FieldsJSON``).
     package struct ExistingRow: Sendable {
+        package var id: Int64
         package var recordType: String
+        package var createdAt: Double
+        package var createdBy: String
         package var changeTag: String
+        package var fields: String
 
-        package init(recordType: String, changeTag: String) {
+        package init(id: Int64, recordType: String, createdAt: Double, createdBy: String, changeTag: String, fields: String) {
+            self.id = id
             self.recordType = recordType
+            self.createdAt = createdAt
+            self.createdBy = createdBy
             self.changeTag = changeTag
+            self.fields = fields
         }
     }
 

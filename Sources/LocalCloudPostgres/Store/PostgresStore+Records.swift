@@ -182,11 +182,15 @@ extension PostgresStore {
     /// One transaction for a batch of modifies (``WriteBatcher``), then every change-log row under
     /// the log lock, and one COMMIT. The modifies run one after the other without savepoints (two
     /// round trips less each); when one of them fails, the transaction is rolled back and the batch
-    /// runs again with each modify in a savepoint of its own, so the failed one leaves the others.
-    /// A failure of the transaction itself fails every modify in it.
+    /// runs again with each modify in a savepoint of its own, so the failed one leaves the others,
+    /// and so do the next batches for a while (``savepointBatchesLeft``). A failure of the
+    /// transaction itself fails every modify in it.
     func commitBatch(_ jobs: [WriteJob]) async {
         do {
-            if try await commitBatchOnce(jobs, savepoints: false) == .rerunWithSavepoints {
+            let inSavepoints = savepointBatchesLeft.load(ordering: .relaxed) > 0
+            if inSavepoints { savepointBatchesLeft.subtract(1, ordering: .relaxed) }
+            if try await commitBatchOnce(jobs, savepoints: inSavepoints) == .rerunWithSavepoints {
+                savepointBatchesLeft.store(Self.savepointBatchesAfterAFailure, ordering: .relaxed)
                 _ = try await commitBatchOnce(jobs, savepoints: true)
             }
         } catch {
@@ -201,6 +205,9 @@ extension PostgresStore {
     }
 
     private enum BatchOutcome { case committed, nothingToCommit, rerunWithSavepoints }
+
+    /// How many batches keep their savepoints after one that failed without them.
+    static let savepointBatchesAfterAFailure = 64
 
     private func commitBatchOnce(_ jobs: [WriteJob], savepoints: Bool) async throws -> BatchOutcome {
         let outcome: BatchOutcome = try await call { pool in
@@ -266,26 +273,15 @@ extension PostgresStore {
         }
     }
 
-    private struct ExistingRow: Sendable {
-        var id: Int64
-        var recordType: String
-        var createdAt: Double
-        var createdBy: String
-        var changeTag: String
-        var fields: String
-
-        var resolutionRow: SaveResolution.ExistingRow { .init(recordType: recordType, changeTag: changeTag) }
-    }
-
     /// The row of `id`, locked until the transaction ends (`FOR UPDATE`): another node's save of
     /// the same record waits for this one.
-    private func lockedRow(_ id: Record.ID, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws -> ExistingRow? {
+    private func lockedRow(_ id: Record.ID, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws -> SaveResolution.ExistingRow? {
         var statement = PostgresStatement("SELECT id, record_type, created_at, created_by, change_tag, fields::text FROM \(schema).records WHERE ")
         statement.sql += "scope = \(statement.bind(context.scope.rawValue)) AND owner = \(statement.bind(context.owner))"
         statement.sql += " AND zone = \(statement.bind(id.zoneID.zoneName)) AND record_name = \(statement.bind(id.recordName)) FOR UPDATE"
         guard let row = try await connection.rows(statement, logger: logger).first else { return nil }
         let (rowID, type, createdAt, createdBy, tag, fields) = try row.decode((Int64, String, Double, String, String, String).self)
-        return ExistingRow(id: rowID, recordType: type, createdAt: createdAt, createdBy: createdBy, changeTag: tag, fields: fields)
+        return SaveResolution.ExistingRow(id: rowID, recordType: type, createdAt: createdAt, createdBy: createdBy, changeTag: tag, fields: fields)
     }
 
     private func save(_ pending: PendingSave, rule: SaveRule, context: StoreContext, log: inout ChangeLogBatch,
@@ -314,7 +310,7 @@ extension PostgresStore {
         }
         let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
         let decision = try SaveResolution.save(id, type: record.recordType, clientTag: pending.changeTag,
-                                               existing: existing?.resolutionRow, rule: rule)
+                                               existing: existing, rule: rule)
         switch (decision, existing) {
         case (.conflict(let serverTag), let existing?):
             let server = try await fetchRow(existing.id, connection: connection, logger: logger)
@@ -475,7 +471,7 @@ extension PostgresStore {
         guard let existing = try await lockedRow(id, context: context, connection: connection, logger: logger) else {
             throw SaveResolution.notFound(id)
         }
-        if let serverTag = SaveResolution.deleteConflict(existing: existing.resolutionRow, ifChangeTag: changeTag) {
+        if let serverTag = SaveResolution.deleteConflict(existing: existing, ifChangeTag: changeTag) {
             throw SaveResolution.changed(id, serverTag: serverTag,
                                          server: try await fetchRow(existing.id, connection: connection, logger: logger))
         }

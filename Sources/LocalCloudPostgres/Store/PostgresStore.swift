@@ -42,6 +42,10 @@ package final class PostgresStore: Sendable {
     /// Four batches at once: their statements overlap on four connections, and only the log
     /// insert and COMMIT queue on the log lock.
     let batcher = WriteBatcher<WriteJob>(concurrentBatches: 4)
+    /// Batches still to run with a savepoint per modify: set when a batch without them had a
+    /// failing modify and ran again, so a spell of conflicts (an outbox replaying saves that
+    /// landed) pays for savepoints instead of every batch running twice.
+    let savepointBatchesLeft = Atomic<Int>(0)
     /// The store's one LISTEN connection: it wakes every change reader of this process and keeps
     /// the change stamp in memory. Started by the first reader or change stamp, so a console
     /// command that only reads or writes opens none.

@@ -12,7 +12,8 @@ DISCOVER='{"query":{"recordType":"Restaurant","sortBy":[{"fieldName":"___createT
 # wrk_scripts DIR: writes DIR/post.lua (POSTs $DISCOVER), DIR/fresh.lua (the same query with a
 # `bench` key unique per request, which the server ignores, so its response cache, keyed by the
 # body, never answers and every page runs the query) and DIR/save.lua (records/modify creates with
-# a name unique per thread and request); all print `RESULT rps p50 p99 errors`.
+# a name unique per run, thread and request: a second run on the same store must not repeat the
+# first one's names, or its saves are conflicts); all print `RESULT rps p50 p99 errors`.
 wrk_scripts() {
   local done_function
   done_function='done = function(summary, latency, requests)
@@ -24,7 +25,10 @@ end'
 wrk.headers["Content-Type"] = "application/json"
 local counter = 0
 local thread_id = 0
-setup = function(thread) thread:set("tid", thread_id); thread_id = thread_id + 1 end
+-- run: random per wrk run (seeded by the clock), so a second run never repeats the first one's names.
+math.randomseed(os.time())
+local run = math.random(1, 1e9)
+setup = function(thread) thread:set("tid", thread_id); thread:set("run", run); thread_id = thread_id + 1 end
 request = function()
   counter = counter + 1'
   cat > "$1/post.lua" <<LUA
@@ -42,7 +46,7 @@ $done_function
 LUA
   cat > "$1/save.lua" <<LUA
 $numbered
-  local name = string.format("bench-%d-%d-%d", tid, counter, math.random(1, 1e9))
+  local name = string.format("bench-%d-%d-%d", run, tid, counter)
   local body = '{"operations":[{"operationType":"create","record":{"recordName":"' .. name ..
     '","recordType":"Restaurant","fields":{"name":{"value":"Bench ' .. name .. '"},"type":{"value":"Cafe"},"location":{"value":"Bench Street"}}}}]}'
   return wrk.format(nil, nil, nil, body)
