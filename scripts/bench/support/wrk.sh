@@ -25,7 +25,7 @@ end'
 wrk.headers["Content-Type"] = "application/json"
 local counter = 0
 local thread_id = 0
--- run: random per wrk run (seeded by the clock), so a second run never repeats the first one's names.
+-- run: random per wrk run (seeded by the clock), so a second run never repeats the names of the first.
 math.randomseed(os.time())
 local run = math.random(1, 1e9)
 setup = function(thread) thread:set("tid", thread_id); thread:set("run", run); thread_id = thread_id + 1 end
