@@ -73,6 +73,8 @@ final class PooledCall<T: Sendable>: Sendable {
 
     /// The deadline passed: ends the call unless a connection came first.
     func expire(after timeout: Duration) {
+        // Most calls have their connection by their deadline: they build no error message.
+        // `finish` checks the phase again under the lock, as it may change in between.
         let waiting = state.withLock { $0.phase == .waiting }
         guard waiting else { return }
         finish(.failure(CloudError(.serviceUnavailable, "No database connection within \(timeout); the database may be restarting",
