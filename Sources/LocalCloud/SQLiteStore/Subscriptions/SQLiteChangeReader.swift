@@ -89,15 +89,18 @@ final class SQLiteChangeReader: ChangeReader {
     }
 
     /// `data_version` after a ring; when it is still the last read's, looks again a few times over
-    /// 150 ms. Another process's commit rings through inotify when its frames are written to the
-    /// `-wal`, which can be before the commit is visible (the wal-index is updated in shared
-    /// memory, with no event of its own): read at once, the commit would wait for the next ring,
-    /// or the fan-out's 60 s safety net.
+    /// 150 ms, or at once at the next ring. Another process's commit rings through inotify when
+    /// its frames are written to the `-wal`, which can be before the commit is visible (the
+    /// wal-index is updated in shared memory, with no event of its own): read at once, the commit
+    /// would wait for the next ring, or the fan-out's 60 s safety net. One commit can also ring
+    /// twice (this process's signal, then inotify): the second finds nothing new, and the next
+    /// commit's ring ends its wait, so it is not heard a poll interval late.
     private func versionAfterRing() async throws -> Int {
         var version = try await dataVersion()
         var delay = 10
         while version == lastVersion.withLock({ $0 }), delay <= 80 {
-            try await Task.sleep(for: .milliseconds(delay))
+            await wakeup.wait(upTo: .milliseconds(delay))
+            try Task.checkCancellation()
             version = try await dataVersion()
             delay *= 2
         }
