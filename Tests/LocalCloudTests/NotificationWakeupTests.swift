@@ -35,7 +35,7 @@ import Testing
         wakeup.fire()
         wakeup.fire()
         let started = ContinuousClock.now
-        await wakeup.wait(upTo: .seconds(3600))
+        #expect(await wakeup.wait(upTo: .seconds(3600)))
         #expect(ContinuousClock.now - started < .seconds(60))
         // The two rings collapsed into one: the next wait runs to its timeout.
         let second = ContinuousClock.now
@@ -48,10 +48,11 @@ import Testing
         let waiter = Task { await wakeup.wait(upTo: .seconds(3600)) }
         try? await Task.sleep(for: .milliseconds(20))
         wakeup.fire()
-        await waiter.value
+        #expect(await waiter.value, "a ring ended the wait")
         let cancelled = Task { await wakeup.wait(upTo: .seconds(3600)) }
         cancelled.cancel()
-        await cancelled.value
+        #expect(await cancelled.value == false, "cancellation is no ring")
+        #expect(await wakeup.wait(upTo: .milliseconds(10)) == false, "a timeout is no ring")
     }
 
     @Test func aCommitByAnotherConnectionRingsTheReaderWithoutAPoll() async throws {

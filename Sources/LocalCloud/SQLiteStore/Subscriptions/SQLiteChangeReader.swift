@@ -94,12 +94,15 @@ final class SQLiteChangeReader: ChangeReader {
     /// wal-index is updated in shared memory, with no event of its own): read at once, the commit
     /// would wait for the next ring, or the fan-out's 60 s safety net. One commit can also ring
     /// twice (this process's signal, then inotify): the second finds nothing new, and the next
-    /// commit's ring ends its wait, so it is not heard a poll interval late.
+    /// commit's ring ends its wait, so it is not heard a poll interval late. A ring heard here
+    /// is rung again for the next look: its commit may not be visible yet when this one ends.
     private func versionAfterRing() async throws -> Int {
         var version = try await dataVersion()
         var delay = 10
+        var heardRing = false
+        defer { if heardRing { wakeup.fire() } }
         while version == lastVersion.withLock({ $0 }), delay <= 80 {
-            await wakeup.wait(upTo: .milliseconds(delay))
+            if await wakeup.wait(upTo: .milliseconds(delay)) { heardRing = true }
             try Task.checkCancellation()
             version = try await dataVersion()
             delay *= 2
