@@ -292,10 +292,8 @@ extension PostgresStore {
         let now = self.clock.now.timeIntervalSince1970
         let changeTag = Self.newChangeTag()
         var fields = pending.fields
-        let rowID: Int64
-        let createdAt: Double
-        let createdBy: String
-        let isNew: Bool
+        // The row written: its ID, its creation, and whether the save created it.
+        let written: (rowID: Int64, createdAt: Double, createdBy: String, isNew: Bool)
 
         // Most saves create a record: the INSERT goes first, one statement where the lookup and the
         // INSERT were two. A row already there (or a create the rules refuse) inserts nothing, and
@@ -303,61 +301,53 @@ extension PostgresStore {
         if pending.changeTag == nil,
            let inserted = try await insertIfNew(pending, fields: fields, changeTag: changeTag, at: now, context: context,
                                                 connection: connection, logger: logger) {
-            try await writeSideTables(rowID: inserted, fields: fields, context: context, connection: connection, logger: logger)
-            log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: "created", at: now)
-            return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: now, modifiedAt: now,
-                                 createdBy: context.userRecordName, modifiedBy: context.userRecordName, changeTag: changeTag)
-        }
-        let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
-        let decision = try SaveResolution.save(id, type: record.recordType, clientTag: pending.changeTag,
-                                               existing: existing, rule: rule)
-        switch (decision, existing) {
-        case (.conflict(let serverTag), let existing?):
-            let server = try await fetchRow(existing.id, connection: connection, logger: logger)
-            throw SaveResolution.changed(id, serverTag: serverTag, server: server, client: record)
-        case (.update(let mergesServerFields), let existing?):
-            if mergesServerFields {
-                fields = SaveResolution.merged(pending.fields, sentKeys: pending.sentKeys,
-                                               server: Self.decodeFields(existing.fields, keys: nil, cache: assetCache))
+            written = (inserted, now, context.userRecordName, true)
+        } else {
+            let existing = try await lockedRow(id, context: context, connection: connection, logger: logger)
+            let decision = try SaveResolution.save(id, type: record.recordType, clientTag: pending.changeTag,
+                                                   existing: existing, rule: rule)
+            switch (decision, existing) {
+            case (.conflict(let serverTag), let existing?):
+                let server = try await fetchRow(existing.id, connection: connection, logger: logger)
+                throw SaveResolution.changed(id, serverTag: serverTag, server: server, client: record)
+            case (.update(let mergesServerFields), let existing?):
+                if mergesServerFields {
+                    fields = SaveResolution.merged(pending.fields, sentKeys: pending.sentKeys,
+                                                   server: Self.decodeFields(existing.fields, keys: nil, cache: assetCache))
+                }
+                try SaveCheck.checkSize(fields)
+                try await checkWrite(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields),
+                                     context: context, connection: connection, logger: logger)
+                try await insertAssets(pending.assets, connection: connection, logger: logger)
+                let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
+                // The tag read under the row lock is checked again in the UPDATE itself.
+                var update = PostgresStatement("UPDATE \(schema).records SET ")
+                update.sql += "modified_at = \(update.bind(now)), modified_by = \(update.bind(context.userRecordName)), "
+                update.sql += "change_tag = \(update.bind(changeTag)), fields = \(update.bindJSON(FieldsJSON.encode(fields))), "
+                update.sql += "search = \(searchVector(Self.searchText(fields, searchable: searchable), &update))"
+                update.sql += " WHERE id = \(update.bind(existing.id)) AND change_tag = \(update.bind(existing.changeTag))"
+                guard try await connection.execute(update, logger: logger) == 1 else { throw SaveResolution.changedDuringSave(id) }
+                written = (existing.id, existing.createdAt, existing.createdBy, false)
+                var clear = PostgresStatement("DELETE FROM \(schema).record_assets WHERE record_id = ")
+                clear.sql += clear.bind(existing.id)
+                _ = try await connection.execute(clear, logger: logger)
+                var clearReferences = PostgresStatement("DELETE FROM \(schema).record_references WHERE record_id = ")
+                clearReferences.sql += clearReferences.bind(existing.id)
+                _ = try await connection.execute(clearReferences, logger: logger)
+            case (.insert, _):
+                try await checkWrite(.create(recordType: record.recordType, fields: fields), context: context, connection: connection, logger: logger)
+                guard let inserted = try await insertRow(pending, fields: fields, changeTag: changeTag, at: now, context: context,
+                                                         connection: connection, logger: logger) else { throw SaveResolution.createdConcurrently(id) }
+                written = (inserted, now, context.userRecordName, true)
+            case (.conflict, nil), (.update, nil):
+                throw CloudError(.internalError, "Record \(id.recordName) was resolved against a row it does not have", recordID: id)
             }
-            try SaveCheck.checkSize(fields)
-            try await checkWrite(.update(recordType: record.recordType, creator: existing.createdBy, fields: fields),
-                                 context: context, connection: connection, logger: logger)
-            try await insertAssets(pending.assets, connection: connection, logger: logger)
-            let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
-            // The tag read under the row lock is checked again in the UPDATE itself.
-            var update = PostgresStatement("UPDATE \(schema).records SET ")
-            update.sql += "modified_at = \(update.bind(now)), modified_by = \(update.bind(context.userRecordName)), "
-            update.sql += "change_tag = \(update.bind(changeTag)), fields = \(update.bindJSON(FieldsJSON.encode(fields))), "
-            update.sql += "search = \(searchVector(Self.searchText(fields, searchable: searchable), &update))"
-            update.sql += " WHERE id = \(update.bind(existing.id)) AND change_tag = \(update.bind(existing.changeTag))"
-            guard try await connection.execute(update, logger: logger) == 1 else { throw SaveResolution.changedDuringSave(id) }
-            rowID = existing.id
-            createdAt = existing.createdAt
-            createdBy = existing.createdBy
-            isNew = false
-            var clear = PostgresStatement("DELETE FROM \(schema).record_assets WHERE record_id = ")
-            clear.sql += clear.bind(rowID)
-            _ = try await connection.execute(clear, logger: logger)
-            var clearReferences = PostgresStatement("DELETE FROM \(schema).record_references WHERE record_id = ")
-            clearReferences.sql += clearReferences.bind(rowID)
-            _ = try await connection.execute(clearReferences, logger: logger)
-        case (.insert, _):
-            try await checkWrite(.create(recordType: record.recordType, fields: fields), context: context, connection: connection, logger: logger)
-            guard let inserted = try await insertRow(pending, fields: fields, changeTag: changeTag, at: now, context: context,
-                                                     connection: connection, logger: logger) else { throw SaveResolution.createdConcurrently(id) }
-            rowID = inserted
-            createdAt = now
-            createdBy = context.userRecordName
-            isNew = true
-        case (.conflict, nil), (.update, nil):
-            throw CloudError(.internalError, "Record \(id.recordName) was resolved against a row it does not have", recordID: id)
         }
-        try await writeSideTables(rowID: rowID, fields: fields, context: context, connection: connection, logger: logger)
-        log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: isNew ? "created" : "updated", at: now)
+        try await writeSideTables(rowID: written.rowID, fields: fields, context: context, connection: connection, logger: logger)
+        log.append(zone: id.zoneID.zoneName, name: id.recordName, type: record.recordType, kind: written.isNew ? "created" : "updated", at: now)
 
-        return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: createdAt, modifiedAt: now,
-                             createdBy: createdBy, modifiedBy: context.userRecordName, changeTag: changeTag)
+        return Record.stored(type: record.recordType, id: id, fields: fields, createdAt: written.createdAt, modifiedAt: now,
+                             createdBy: written.createdBy, modifiedBy: context.userRecordName, changeTag: changeTag)
     }
 
     /// The row of a new record, or `nil` when the rules refuse the create or the record exists.
