@@ -14,7 +14,7 @@
 #define CURL_FUNCTIONS(X) \
     X(curl_global_init) X(curl_version_info) X(curl_easy_init) X(curl_easy_setopt) X(curl_easy_perform) \
     X(curl_easy_getinfo) X(curl_easy_cleanup) X(curl_slist_append) X(curl_slist_free_all) \
-    X(curl_share_init) X(curl_share_setopt) X(curl_easy_strerror)
+    X(curl_share_init) X(curl_share_setopt) X(curl_easy_strerror) X(curl_easy_reset)
 
 #define MEMBER(name) __typeof__(&name) name;
 static struct {
@@ -24,8 +24,25 @@ static struct {
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 static int loaded;
-/// Connections, DNS answers and TLS sessions, shared by every easy handle of the process.
+/// DNS answers and TLS sessions, shared by every easy handle of the process. Not connections:
+/// libcurl does not support one connection cache used by concurrent threads (CURLSHOPT_SHARE's
+/// CURL_LOCK_DATA_CONNECT), and a screen runs its event stream, a refresh and uploads at once.
 static CURLSH *share;
+
+/// Easy handles between requests, each keeping its own live connections (curl_easy_reset keeps
+/// them): a request takes one, so a connection is only ever used by the thread holding its handle.
+/// A request takes the handle last used for its origin, so requests one after another to a server
+/// reuse one kept-alive connection.
+#define IDLE_HANDLES_MAX 8
+#define ORIGIN_MAX 256
+typedef struct IdleHandle {
+    CURL *easy;
+    char origin[ORIGIN_MAX];
+} IdleHandle;
+/// Oldest first.
+static IdleHandle idle_handles[IDLE_HANDLES_MAX];
+static int idle_count;
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
 /// One lock per kind of shared data, as CURLOPT_LOCKFUNCTION asks.
 static pthread_mutex_t share_locks[CURL_LOCK_DATA_LAST];
 
@@ -72,9 +89,60 @@ static void load_library(void) {
     lib.curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, unlock_share);
     lib.curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
     lib.curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
-    lib.curl_share_setopt(share, CURLSHOPT_SHARE, CURL_LOCK_DATA_CONNECT);
     loaded = 1;
 }
+
+/// "scheme://host:port" of a URL: what a kept-alive connection can serve.
+static void copy_origin(const char *url, char *out) {
+    const char *scheme_end = strstr(url, "://");
+    const char *path = scheme_end ? strchr(scheme_end + 3, '/') : NULL;
+    size_t length = path ? (size_t)(path - url) : strlen(url);
+    if (length >= ORIGIN_MAX) length = ORIGIN_MAX - 1;
+    memcpy(out, url, length);
+    out[length] = 0;
+}
+
+/// The idle handle last used for `origin`, or a new one attached to the share; NULL when curl
+/// cannot make one.
+static CURL *take_handle(const char *origin) {
+    CURL *easy = NULL;
+    pthread_mutex_lock(&idle_lock);
+    for (int i = idle_count - 1; i >= 0; i--) {
+        if (strcmp(idle_handles[i].origin, origin) == 0) {
+            easy = idle_handles[i].easy;
+            memmove(&idle_handles[i], &idle_handles[i + 1], (size_t)(idle_count - i - 1) * sizeof(IdleHandle));
+            idle_count--;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&idle_lock);
+    if (!easy && (easy = lib.curl_easy_init())) {
+        lib.curl_easy_setopt(easy, CURLOPT_SHARE, share);
+    }
+    return easy;
+}
+
+/// Forgets the request's options (pointers into its caller's frame) and keeps the handle, with
+/// its connections and its share, for the next request to `origin`; the oldest idle handle is
+/// closed to make room.
+static void return_handle(CURL *easy, const char *origin) {
+    lib.curl_easy_reset(easy);
+    CURL *evicted = NULL;
+    pthread_mutex_lock(&idle_lock);
+    if (idle_count == IDLE_HANDLES_MAX) {
+        evicted = idle_handles[0].easy;
+        memmove(&idle_handles[0], &idle_handles[1], (size_t)(IDLE_HANDLES_MAX - 1) * sizeof(IdleHandle));
+        idle_count--;
+    }
+    idle_handles[idle_count].easy = easy;
+    snprintf(idle_handles[idle_count].origin, ORIGIN_MAX, "%s", origin);
+    idle_count++;
+    pthread_mutex_unlock(&idle_lock);
+    if (evicted) {
+        lib.curl_easy_cleanup(evicted);
+    }
+}
+
 
 int ccurl_load(void) {
     pthread_once(&load_once, load_library);
@@ -187,7 +255,9 @@ void ccurl_perform(const CCurlRequest *request, CCurlResponse *response) {
         snprintf(response->error, sizeof(response->error), "%s", load_error);
         return;
     }
-    CURL *easy = lib.curl_easy_init();
+    char origin[ORIGIN_MAX];
+    copy_origin(request->url, origin);
+    CURL *easy = take_handle(origin);
     if (!easy) {
         response->curl_code = CURLE_FAILED_INIT;
         snprintf(response->error, sizeof(response->error), "curl_easy_init failed");
@@ -205,7 +275,6 @@ void ccurl_perform(const CCurlRequest *request, CCurlResponse *response) {
     struct curl_slist *appended = header_ok ? lib.curl_slist_append(headers, "Expect:") : NULL;
     if (appended) headers = appended; else header_ok = 0;
 
-    lib.curl_easy_setopt(easy, CURLOPT_SHARE, share);
     lib.curl_easy_setopt(easy, CURLOPT_URL, request->url);
     lib.curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, error);
     // Many threads use curl at once; the threaded resolver needs no signals, and sockets are
@@ -260,7 +329,7 @@ void ccurl_perform(const CCurlRequest *request, CCurlResponse *response) {
     if (lib.curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status) == CURLE_OK && status) {
         response->status = status;
     }
-    lib.curl_easy_cleanup(easy);
+    return_handle(easy, origin);
     lib.curl_slist_free_all(headers);
 }
 

@@ -43,7 +43,25 @@ fail() {
   fi
   # A script's own diagnostics (server log, a user's outbox), if it defines them.
   if declare -F e2e_on_fail >/dev/null; then e2e_on_fail >&2 || true; fi
+  e2e_print_core >&2 || true
   exit 1
+}
+
+# The stacks of every thread of an app that crashed under this script (its core file), then the core
+# goes: a crash that happens once in many runs must explain itself the first time.
+e2e_print_core() {
+  local dir core
+  dir="$(cat "$E2E_TMP/cwd" 2>/dev/null)" || return 0
+  for core in "$dir"/core "$dir"/core.[0-9]*; do
+    [ -f "$core" ] || continue
+    printf -- '--- %s crashed: the stacks of its threads ---\n' "$E2E_BIN"
+    if command -v gdb >/dev/null; then
+      timeout 120 gdb -batch -nx -ex "thread apply all bt 40" "$E2E_BIN" "$core" 2>&1 | grep -v '^\[New LWP' || true
+    else
+      echo "(gdb is not installed: the core was $(du -h "$core" | cut -f1))"
+    fi
+    rm -f "$core"
+  done
 }
 
 pass() { printf 'ok - %s\n' "$*"; }
@@ -84,11 +102,14 @@ e2e_start() {
   rm -f "$E2E_TMP/exit"
   local args="" a
   for a in "$@"; do args+=" $(printf '%q' "$a")"; done
-  local envline="TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8"
+  # A crash must not wait 20 s at the backtracer's "Press space to interact" prompt.
+  local envline="TERM=$term LANG=C.UTF-8 LC_ALL=C.UTF-8 SWIFT_BACKTRACE=enable=yes,interactive=no"
   for a in "${envs[@]+"${envs[@]}"}"; do envline+=" $(printf '%q' "$a")"; done
   # The pane then idles (a dead pane may lose its last output) until cleanup kills the server.
-  printf '#!/bin/sh\n%s %q%s\necho "EXIT=$?" > %q\necho FOODPIN-EXITED\nexec sleep 3600\n' \
-    "$envline" "$E2E_BIN" "$args" "$E2E_TMP/exit" > "$E2E_TMP/run.sh"
+  # A crash leaves a core file where the app ran, for `fail` to print its threads' stacks: Swift's
+  # own backtracer cannot unwind past libc's abort().
+  printf '#!/bin/sh\nulimit -c unlimited 2>/dev/null\npwd > %q\n%s %q%s\necho "EXIT=$?" > %q\necho FOODPIN-EXITED\nexec sleep 3600\n' \
+    "$E2E_TMP/cwd" "$envline" "$E2E_BIN" "$args" "$E2E_TMP/exit" > "$E2E_TMP/run.sh"
   # env -u: the app must not see the CI's or the caller's colour/terminal settings.
   # One tmux command list, so remain-on-exit is set before the pane can possibly exit.
   e2e_tmux new-session -d -s "$E2E_SESSION" -x "$width" -y "$height" \

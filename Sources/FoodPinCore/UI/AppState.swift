@@ -36,6 +36,9 @@ package struct AppState: Sendable {
     /// The list shows the cached first page while the server's is on its way.
     package internal(set) var isShowingCachedPage = false
     package internal(set) var isRefreshing = false
+    /// `r` came while a refresh was on its way, which may have left before a change the reader
+    /// expects to see (a revoked sign-in, another machine's save): one more refresh follows it.
+    package internal(set) var isRefreshQueued = false
     package internal(set) var isLoadingMore = false
     package internal(set) var spinnerPhase = 0
     package internal(set) var errorBanner: ErrorBanner?

@@ -252,7 +252,12 @@ extension AppState {
             switch retry {
             case .loadFirstPage: isLoadingFirstPage = true
             case .loadNextPage: isLoadingMore = true; isPagingBlocked = false
-            case .refresh: isRefreshing = true
+            case .refresh:
+                guard !isRefreshing else {
+                    isRefreshQueued = true
+                    return []
+                }
+                isRefreshing = true
             default: break
             }
             return [retry]
@@ -269,9 +274,20 @@ extension AppState {
             isLoadingFirstPage = true
             return [.loadFirstPage(limit: config.pageSize)]
         }
-        guard !isRefreshing else { return [] }
+        guard !isRefreshing else {
+            isRefreshQueued = true
+            return []
+        }
         isRefreshing = true
         return [.refresh(limit: config.pageSize)]
+    }
+
+    /// A refresh ended: the one asked for meanwhile starts.
+    private mutating func refreshEnded() -> [Effect] {
+        isRefreshing = false
+        guard isRefreshQueued else { return [] }
+        isRefreshQueued = false
+        return startRefresh()
     }
 
     /// Rows read from the server earlier (not those waiting to upload).
@@ -312,14 +328,14 @@ extension AppState {
             errorBanner = ErrorBanner(message: error.banner(couldNot: "load restaurants", cached: cachedCount),
                                       retry: .loadFirstPage(limit: config.pageSize))
         case (.refresh, .success(let page)):
-            isRefreshing = false
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
             mergeServerPage(page)
             if page.isFromCache { showOffline() } else { isOffline = false }
+            return refreshEnded()
         case (.refresh, .failure(let error)):
-            isRefreshing = false
             if error.code == .offline { isOffline = true }
             errorBanner = ErrorBanner(message: error.banner(couldNot: "refresh", cached: cachedCount), retry: .refresh(limit: config.pageSize))
+            return refreshEnded()
         case (.next, .success(let page)):
             isLoadingMore = false
             list.append(page)

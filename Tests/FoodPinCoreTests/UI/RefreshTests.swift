@@ -53,6 +53,22 @@ import Testing
             """)
     }
 
+    @Test func rDuringARefreshRefreshesOnceMoreWhenItEnds() {
+        var state = AppState.loaded(restaurants(0..<10), width: 50, height: 14, config: textOnly)
+        #expect(send(&state, .key(.character("r"))) == [.refresh(limit: 50)])
+        // That refresh may have left before what the reader now expects (a revoked sign-in).
+        #expect(send(&state, .key(.character("r"))) == [], "one refresh at a time")
+        #expect(send(&state, .key(.character("r"))) == [])
+        #expect(send(&state, .pageLoaded(.refresh, .success(fresh(["new"])))) == [.refresh(limit: 50)],
+                "the one asked for meanwhile starts, once")
+        #expect(state.isRefreshing)
+        let revoked = DiscoverError(.signedOut, "Signed out: run foodpin login")
+        #expect(send(&state, .pageLoaded(.refresh, .failure(revoked))) == [])
+        #expect(!state.isRefreshing)
+        #expect(view(state, width: 50, height: 14).text.contains("Signed out: run foodpin login"))
+        #expect(names(view(state, width: 50, height: 14)).first == "Restaurant new", "the list stays")
+    }
+
     @Test func refreshAtTheTopWithTheSelectionOnTheFirstRow() {
         var state = AppState.loaded(restaurants(0..<10), width: 50, height: 14, config: textOnly) // 3 rows
         send(&state, .key(.character("r")), .pageLoaded(.refresh, .success(fresh(["new2", "new1"]))))
