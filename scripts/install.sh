@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs foodpin under a prefix, with the sample restaurants it seeds a new data directory with.
 #
-#   scripts/install.sh [PREFIX]                  # default /usr/local; builds with swift build -c release
+#   scripts/install.sh [PREFIX]                  # default /usr/local; builds with swift build -c release --static-swift-stdlib
 #   scripts/install.sh --binary PATH [PREFIX]    # installs an already built foodpin instead
 #
 # PREFIX/bin/foodpin                 the release binary
@@ -9,8 +9,10 @@
 #                                    photos, and FoodPin.ckdb (the schema); foodpin looks here first,
 #                                    as <its directory>/../share/foodpin/Assets
 #
-# The binary loads the Swift runtime from the toolchain it was built with (its RUNPATH), and
-# libvips, libchafa, ncursesw and SQLite from the system, as `swift run` does.
+# The binary it builds carries the Swift runtime and Foundation inside it (--static-swift-stdlib: no
+# fifteen shared libraries to load at each start, and no toolchain needed where it runs); it loads
+# libvips, libchafa, ncursesw, SQLite and libcrypto from the system, as `swift run` does. A binary
+# given with --binary may instead load the Swift runtime from its toolchain (its RUNPATH).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +23,7 @@ if [ "${1:-}" = --binary ]; then
 fi
 PREFIX="${1:-/usr/local}"
 if [ -z "$binary" ]; then
-  swift build -c release --product foodpin
+  swift build -c release --static-swift-stdlib --product foodpin
   binary=".build/release/foodpin"
 fi
 [ -x "$binary" ] || { echo "install.sh: no foodpin binary at $binary" >&2; exit 1; }
