@@ -32,8 +32,10 @@ static CURLSH *share;
 /// Easy handles between requests, each keeping its own live connections (curl_easy_reset keeps
 /// them): a request takes one, so a connection is only ever used by the thread holding its handle.
 /// A request takes the handle last used for its origin, so requests one after another to a server
-/// reuse one kept-alive connection.
-#define IDLE_HANDLES_MAX 8
+/// reuse one kept-alive connection. A process talking to many servers at once (a test suite) keeps
+/// a few handles for each, so one server's traffic does not push out another's kept-alive handle.
+#define IDLE_HANDLES_MAX 64
+#define IDLE_HANDLES_PER_ORIGIN 4
 #define ORIGIN_MAX 256
 typedef struct IdleHandle {
     CURL *easy;
@@ -123,15 +125,23 @@ static CURL *take_handle(const char *origin) {
 }
 
 /// Forgets the request's options (pointers into its caller's frame) and keeps the handle, with
-/// its connections and its share, for the next request to `origin`; the oldest idle handle is
-/// closed to make room.
+/// its connections and its share, for the next request to `origin`. To make room, the origin's
+/// oldest idle handle goes when it has its share of them, else the oldest of all.
 static void return_handle(CURL *easy, const char *origin) {
     lib.curl_easy_reset(easy);
     CURL *evicted = NULL;
     pthread_mutex_lock(&idle_lock);
-    if (idle_count == IDLE_HANDLES_MAX) {
-        evicted = idle_handles[0].easy;
-        memmove(&idle_handles[0], &idle_handles[1], (size_t)(IDLE_HANDLES_MAX - 1) * sizeof(IdleHandle));
+    int same = 0, oldest_same = -1;
+    for (int i = 0; i < idle_count; i++) {
+        if (strcmp(idle_handles[i].origin, origin) == 0) {
+            if (oldest_same < 0) oldest_same = i;
+            same++;
+        }
+    }
+    int victim = same >= IDLE_HANDLES_PER_ORIGIN ? oldest_same : (idle_count == IDLE_HANDLES_MAX ? 0 : -1);
+    if (victim >= 0) {
+        evicted = idle_handles[victim].easy;
+        memmove(&idle_handles[victim], &idle_handles[victim + 1], (size_t)(idle_count - victim - 1) * sizeof(IdleHandle));
         idle_count--;
     }
     idle_handles[idle_count].easy = easy;
@@ -142,7 +152,6 @@ static void return_handle(CURL *easy, const char *origin) {
         lib.curl_easy_cleanup(evicted);
     }
 }
-
 
 int ccurl_load(void) {
     pthread_once(&load_once, load_library);
