@@ -83,7 +83,7 @@ pass "two PostgreSQL-backed nodes behind nginx (least_conn, proxy_next_upstream 
 PER_WRITER=60
 for w in $(seq 1 8); do
   python3 "$HERE/support/ckws_writer.py" --bases "$LB" --container "$C" --api-token "$API" \
-    --user-token "$ALICE" --writer "$w" --count "$PER_WRITER" --out "$TMP/acked-$w.txt" 2>"$TMP/writer-$w.log" &
+    --user-token="$ALICE" --writer "$w" --count "$PER_WRITER" --out "$TMP/acked-$w.txt" 2>"$TMP/writer-$w.log" &
   WRITERS+=($!)
 done
 acked() { cat "$TMP"/acked-*.txt 2>/dev/null | wc -l; }

@@ -176,7 +176,7 @@ pass "a page cached on node 1 showed a save through node 2 after $(( $(date +%s%
 pids=()
 for w in $(seq 1 8); do
   python3 "$HERE/support/ckws_writer.py" --bases "$NODE1,$NODE2,$LB" --container "$C" --api-token "$API" \
-    --user-token "$BOB" --writer "$w" --count 100 --out "$TMP/acked-$w.txt" 2>"$TMP/writer-$w.log" &
+    --user-token="$BOB" --writer "$w" --count 100 --out "$TMP/acked-$w.txt" 2>"$TMP/writer-$w.log" &
   pids+=($!)
 done
 for pid in "${pids[@]}"; do wait "$pid" || fail "a writer failed: $(cat "$TMP"/writer-*.log)"; done
@@ -199,7 +199,7 @@ listed="$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))'
 pass "foodpin list --json --limit 100000 through nginx, right after the writers: $listed restaurants"
 
 # PostgreSQL goes away under load and comes back.
-python3 "$HERE/support/restart_load.py" --bases "$NODE1,$NODE2" --container "$C" --api-token "$API" --user-token "$BOB" \
+python3 "$HERE/support/restart_load.py" --bases "$NODE1,$NODE2" --container "$C" --api-token "$API" --user-token="$BOB" \
   --threads 8 --status "$TMP/load.json" --stop "$TMP/load.stop" --out "$TMP/restart-acked.txt" \
   >"$TMP/load.out" 2>"$TMP/load.log" &
 LOAD_PID=$!

@@ -133,7 +133,7 @@ echo
 for note in "${NODE_NOTES[@]}"; do echo "- $note"; done
 echo
 read -r p50 p99 max count < <(python3 scripts/bench/sse_latency.py --writer "$NODE1" --reader "$NODE2" --container "$C" \
-  --api-token "$API" --user-token "$USER_TOKEN" --saves 200)
+  --api-token "$API" --user-token="$USER_TOKEN" --saves 200)
 echo "Commit on node 1 → SSE event on node 2 ($count saves): p50 $p50 ms, p99 $p99 ms, max $max ms"
 echo
 fi
