@@ -67,6 +67,6 @@ struct ChangeLogBatch {
         statement.sql += "\(statement.bind(column { batch, _ in batch.context.userRecordName })), \(statement.bind(column { $1.parent }))"
         statement.sql += ") WITH ORDINALITY AS t(scope, owner, zone, name, type, kind, at, modified_by, parent, n) ORDER BY t.n"
         statement.sql += " RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
-        _ = try await connection.rows(statement, logger: logger)
+        _ = try await connection.preparedRows(statement, logger: logger)
     }
 }

@@ -11,6 +11,9 @@ import PostgresNIO
 package struct PostgresStatement: Sendable {
     package var sql: String
     package var binds = PostgresBindings()
+    /// The type of each bound value (`.null` for NULL, which PostgreSQL infers), the other half
+    /// of a prepared statement's identity (``PreparedStatementNames``).
+    package var types: [PostgresDataType] = []
 
     package init(_ sql: String = "") {
         self.sql = sql
@@ -19,6 +22,7 @@ package struct PostgresStatement: Sendable {
     /// Appends `value` to the bindings and returns its placeholder.
     package mutating func bind(_ value: some PostgresDynamicTypeEncodable) -> String {
         binds.append(value)
+        types.append(value.psqlType)
         return "$\(binds.count)"
     }
 
@@ -30,11 +34,13 @@ package struct PostgresStatement: Sendable {
     /// An optional value: NULL when `nil`.
     package mutating func bind<Value: PostgresDynamicTypeEncodable>(_ value: Value?) -> String {
         binds.append(value)
+        types.append(value?.psqlType ?? .null)
         return "$\(binds.count)"
     }
 
     package mutating func bindNull() -> String {
         binds.appendNull()
+        types.append(.null)
         return "$\(binds.count)"
     }
 

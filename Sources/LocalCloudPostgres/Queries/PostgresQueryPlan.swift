@@ -9,6 +9,10 @@ struct PostgresQueryPlan {
     var fieldKeys: [String]?
     /// Sort values follow the record columns; each is read back into the next cursor's anchor.
     var sortKinds: [SortValueKind]
+    /// Run as a statement prepared per connection: only a query with no filter (the Discover page
+    /// and its next pages), whose generic plan is the custom one; a filter's plan depends on how
+    /// rare its value is, which a generic plan does not see.
+    var prepares: Bool
 
     /// - Parameters:
     ///   - schema: the store's PostgreSQL schema.
@@ -18,7 +22,8 @@ struct PostgresQueryPlan {
         let compiled = try compiler.compile(request, context: context)
         var statement = PostgresStatement()
         statement.append(compiled.text)
-        return PostgresQueryPlan(statement: statement, fieldKeys: compiled.fieldKeys, sortKinds: compiled.sortKinds)
+        return PostgresQueryPlan(statement: statement, fieldKeys: compiled.fieldKeys, sortKinds: compiled.sortKinds,
+                                 prepares: !compiled.isFiltered)
     }
 }
 
@@ -28,10 +33,10 @@ extension PostgresStatement {
         sql += fragment.numberedSQL(after: binds.count)
         for value in fragment.arguments {
             switch value {
-            case .null: binds.appendNull()
-            case .integer(let i): binds.append(i)
-            case .real(let d): binds.append(d)
-            case .text(let s), .json(let s): binds.append(s)
+            case .null: _ = bindNull()
+            case .integer(let i): _ = bind(i)
+            case .real(let d): _ = bind(d)
+            case .text(let s), .json(let s): _ = bind(s)
             }
         }
     }

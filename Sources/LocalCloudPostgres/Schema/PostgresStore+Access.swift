@@ -40,7 +40,7 @@ extension PostgresStore {
     func currentSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {
         let changeStamp = listener.stamp()
         if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == changeStamp { return known.schema }
-        let rows = try await connection.rows(PostgresStatement("SELECT stamp FROM \(schema).schema WHERE id = 1"), logger: logger)
+        let rows = try await connection.preparedRows(PostgresStatement("SELECT stamp FROM \(schema).schema WHERE id = 1"), logger: logger)
         let stamp = try rows.first?.decode(String.self) ?? ""
         let current: Schema
         if let cached = schemaCache.withLock({ $0 }), cached.stamp == stamp {

@@ -11,7 +11,9 @@ extension PostgresStore {
                 if request.zoneID.zoneName != RecordZone.ID.defaultZoneName {
                     try await self.requireZone(request.zoneID, context: context, connection: connection, logger: pool.logger)
                 }
-                let rows = try await connection.rows(plan.statement, logger: pool.logger)
+                let rows = plan.prepares
+                    ? try await connection.preparedRows(plan.statement, logger: pool.logger)
+                    : try await connection.rows(plan.statement, logger: pool.logger)
                 // A shared-database page names its zone with the owner, as the sharing layer shows it.
                 return try self.page(rows, plan: plan, request: request, zoneID: context.sharedOwner != nil ? request.zoneID : nil)
             }

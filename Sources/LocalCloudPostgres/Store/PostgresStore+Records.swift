@@ -377,7 +377,7 @@ extension PostgresStore {
                        insert.bindJSON(FieldsJSON.encode(fields))].joined(separator: ", ")
         insert.sql += ", \(searchVector(Self.searchText(fields, searchable: searchable), &insert))"
         insert.sql += ") ON CONFLICT (scope, owner, zone, record_name) DO NOTHING RETURNING id"
-        return try await connection.rows(insert, logger: logger).first?.decode(Int64.self)
+        return try await connection.preparedRows(insert, logger: logger).first?.decode(Int64.self)
     }
 
     /// `to_tsvector` of the text with the schema's `localcloud_search` configuration, NULL for none.

@@ -7,7 +7,7 @@ import Foundation
 /// ```swift
 /// let compiler = QueryCompiler(dialect: SQLiteDialect())
 /// let query = try compiler.compile(request, context: context)
-/// // query.text.sql: "SELECT r.id, … FROM records r WHERE (r.scope = ? AND …) ORDER BY … LIMIT ?"
+/// // query.text.sql: "SELECT r.id, … FROM records r WHERE (r.scope = ? AND …) ORDER BY … LIMIT 51"
 /// ```
 ///
 /// CloudKit's query rules live here once; a dialect only says how its engine writes each piece.
@@ -25,6 +25,8 @@ package struct QueryCompiler<Dialect: SQLDialect> {
         package var text: SQLFragment
         package var fieldKeys: [String]?
         package var sortKinds: [SortValueKind]
+        /// The query has a predicate beyond its zone and record type (a cursor is not one).
+        package var isFiltered: Bool
     }
 
     /// One ORDER BY expression and how its value is kept in a cursor.
@@ -59,7 +61,8 @@ package struct QueryCompiler<Dialect: SQLDialect> {
         whole.arguments += zone
         whole.arguments.append(.text(request.recordType))
         let predicate = try self.predicate(request.predicate, zone: zone)
-        if predicate.sql != dialect.trueCondition {
+        let isFiltered = predicate.sql != dialect.trueCondition
+        if isFiltered {
             whole.sql += " AND ("
             whole += predicate
             whole.sql += ")"
@@ -78,9 +81,11 @@ package struct QueryCompiler<Dialect: SQLDialect> {
             if sort.nullable { whole.sql += dialect.nullOrdering(ascending: key.ascending) }
             whole.sql += ", "
         }
-        whole.sql += tieAscending ? "r.id ASC LIMIT ?" : "r.id DESC LIMIT ?"
-        whole.arguments.append(.integer(Int64(request.limit + 1)))
-        return Compiled(text: whole, fieldKeys: fieldKeys, sortKinds: sorts.map(\.kind))
+        // The limit is written, not bound: a plan made for an unknown LIMIT expects a tenth of the
+        // table, which keeps PostgreSQL from reusing the plan of a prepared page.
+        whole.sql += tieAscending ? "r.id ASC LIMIT " : "r.id DESC LIMIT "
+        whole.sql += String(request.limit + 1)
+        return Compiled(text: whole, fieldKeys: fieldKeys, sortKinds: sorts.map(\.kind), isFiltered: isFiltered)
     }
 
     // MARK: Sorting and keysets
