@@ -88,6 +88,41 @@ struct PostgresMultiNodeTests {
         // scripts/bench/multinode.sh), not a bound here: a loaded full-suite run queues every task.
     }
 
+    /// A node keeps the schema under a stamp only schema writes move: any node's schema import
+    /// or development save that evolves the schema (a NOTIFY with an empty payload), not a record
+    /// commit, so a save does not read the schema's row again after every other node's commit.
+    @Test func aSchemaWriteOnOneNodeMovesTheOthersSchemaStampAndARecordCommitDoesNot() async throws {
+        let fixture = try await PostgresFixture()
+        let node1 = fixture.container(user: "alice").publicCloudDatabase
+        let node2 = try await fixture.store(node: 2)
+        node2.listener.start()
+        defer { node2.listener.stop() }
+        #expect(await poll(timeout: .seconds(60)) { node2.listener.isListening })
+
+        // The first Restaurant evolves the development schema inside the save's own transaction.
+        let start = node2.listener.schemaStamp()
+        let first = Record(recordType: "Restaurant")
+        first["name"] = "First"
+        _ = try await node1.save(first)
+        #expect(await poll(timeout: .seconds(60)) { node2.listener.schemaStamp() != start })
+
+        // Same type, same fields: a record commit only. Node 2 hears it (its change stamp moves),
+        // and its schema stamp stays.
+        let known = node2.listener.schemaStamp()
+        let commits = node2.listener.stamp()
+        let second = Record(recordType: "Restaurant")
+        second["name"] = "Second"
+        _ = try await node1.save(second)
+        #expect(await poll(timeout: .seconds(60)) { node2.listener.stamp() != commits })
+        #expect(node2.listener.schemaStamp() == known)
+
+        // A new field evolves it again.
+        let third = Record(recordType: "Restaurant")
+        third["type"] = "Cafe"
+        _ = try await node1.save(third)
+        #expect(await poll(timeout: .seconds(60)) { node2.listener.schemaStamp() != known })
+    }
+
     @Test func aRestartFailsCallsWithTryAgainLaterThenThePoolReconnects() async throws {
         // Its own cluster: the restart must not disturb the tests running beside it.
         let cluster = try await PostgresCluster.startPrivate()

@@ -32,6 +32,9 @@ package final class PostgresChangeListener: Sendable {
         var listening = false
         /// Advanced by this node's commits, by every NOTIFY and by every (re)connection.
         var generation: UInt64 = 0
+        /// Advanced by writes other than records' (the schema's; a NOTIFY with an empty payload)
+        /// and by every (re)connection, not by record commits: the stamp the schema is kept under.
+        var schemaGeneration: UInt64 = 0
         /// LISTEN connections made so far: 1 after the first, 2 after a reconnection.
         var connections = 0
         /// The LISTEN connection's server process, while it is up.
@@ -119,12 +122,29 @@ package final class PostgresChangeListener: Sendable {
         state.withLock { $0.generation &+= 1 }
     }
 
+    /// A commit through this process that wrote the schema (or anything but records).
+    func noteLocalSchemaCommit() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.schemaGeneration &+= 1
+        }
+    }
+
     /// The store's change stamp, from memory: the generation while listening; while not, a value
     /// that differs on every read (a commit by another node could not be heard).
     package func stamp() -> ChangeStamp {
         state.withLock { state in
             if !state.listening { state.generation &+= 1 }
             return ChangeStamp(commits: state.generation)
+        }
+    }
+
+    /// The schema's stamp, from memory: moved by schema writes of any node, not by record commits.
+    /// While not listening it differs on every read, like ``stamp()``.
+    package func schemaStamp() -> ChangeStamp {
+        state.withLock { state in
+            if !state.listening { state.schemaGeneration &+= 1 }
+            return ChangeStamp(commits: state.schemaGeneration)
         }
     }
 
@@ -135,8 +155,12 @@ package final class PostgresChangeListener: Sendable {
     }
 
     /// A NOTIFY: some node committed, so whatever was cached may be stale and readers should look.
-    private func heardNotification() {
-        state.withLock { $0.generation &+= 1 }
+    /// A record commit's payload is its last sequence; every other write's (the schema's) is empty.
+    private func heardNotification(payload: String) {
+        state.withLock { state in
+            state.generation &+= 1
+            if payload.isEmpty { state.schemaGeneration &+= 1 }
+        }
         ringAll()
     }
 
@@ -145,6 +169,7 @@ package final class PostgresChangeListener: Sendable {
     private func connected(backendProcessID: Int32?) {
         state.withLock { state in
             state.generation &+= 1
+            state.schemaGeneration &+= 1
             state.listening = true
             state.backendProcessID = backendProcessID
             state.connections += 1
@@ -188,7 +213,7 @@ package final class PostgresChangeListener: Sendable {
                             await Self.probe(connection, every: interval, timeout: timeout, logger: probeLogger)
                         }
                         defer { prober.cancel() }
-                        for try await _ in notifications { heardNotification() }
+                        for try await notification in notifications { heardNotification(payload: notification.payload) }
                     }
                 } catch {}
                 try? await connection.close()

@@ -34,11 +34,11 @@ extension PostgresStore {
 
     /// The stored schema, decoded again only when its stamp changed (another node may have changed it).
     ///
-    /// While no node committed since it was last read (the change stamp, from memory), that copy
-    /// is used without a round trip; the change stamp is taken first, so a commit landing during
-    /// the read leaves the copy stale.
+    /// While no node wrote the schema since it was last read (the schema stamp, from memory: record
+    /// commits do not move it), that copy is used without a round trip; the stamp is taken first,
+    /// so a schema write landing during the read leaves the copy stale.
     func currentSchema(_ connection: PostgresConnection, logger: Logger) async throws -> Schema {
-        let changeStamp = listener.stamp()
+        let changeStamp = listener.schemaStamp()
         if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == changeStamp { return known.schema }
         let rows = try await connection.preparedRows(PostgresStatement("SELECT stamp FROM \(schema).schema WHERE id = 1"), logger: logger)
         let stamp = try rows.first?.decode(String.self) ?? ""
@@ -55,7 +55,7 @@ extension PostgresStore {
     }
 
     func currentSchema() async throws -> Schema {
-        if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == listener.stamp() { return known.schema }
+        if let known = schemaByChangeStamp.withLock({ $0 }), known.stamp == listener.schemaStamp() { return known.schema }
         return try await call { pool in try await pool.withConnection { try await self.currentSchema($0, logger: pool.logger) } }
     }
 
@@ -85,5 +85,16 @@ extension PostgresStore {
         statement.sql += "version = \(statement.bind(next.version)), stamp = \(statement.bind(UUID().uuidString)), body = \(statement.bind(body)) WHERE id = 1"
         _ = try await connection.execute(statement, logger: logger)
         try await PostgresSchemaIndexes.synchronize(with: next, in: schema, connection: connection, logger: logger)
+        // Other nodes keep their copy until a NOTIFY with an empty payload (delivered on COMMIT);
+        // this node moves its schema stamp when the transaction commits (``schemaSaved(on:)``).
+        var notify = PostgresStatement("SELECT pg_notify(")
+        notify.sql += "\(notify.bind(channel)), '')"
+        _ = try await connection.rows(notify, logger: logger)
+        _ = schemaSavedOn.withLock { $0.insert(ObjectIdentifier(connection)) }
+    }
+
+    /// Whether the transaction open on `connection` saved the schema; clears the mark.
+    func schemaSaved(on connection: PostgresConnection) -> Bool {
+        schemaSavedOn.withLock { $0.remove(ObjectIdentifier(connection)) != nil }
     }
 }

@@ -204,7 +204,7 @@ extension PostgresStore {
         return (cause as? PSQLError)?.serverInfo?[.sqlState] == "40P01"
     }
 
-    private enum BatchOutcome { case committed, nothingToCommit, rerunWithSavepoints }
+    private enum BatchOutcome: Equatable { case committed(savedSchema: Bool), nothingToCommit, rerunWithSavepoints }
 
     /// How many batches keep their savepoints after one that failed without them.
     static let savepointBatchesAfterAFailure = 64
@@ -214,6 +214,7 @@ extension PostgresStore {
             try await pool.withConnection { connection in
                 let logger = pool.logger
                 try await connection.query("BEGIN ISOLATION LEVEL READ COMMITTED", logger: logger)
+                _ = self.schemaSaved(on: connection)
                 do {
                     let nested = savepoints && jobs.count > 1
                     var logs: [ChangeLogBatch] = []
@@ -235,14 +236,18 @@ extension PostgresStore {
                     }
                     try await ChangeLogBatch.write(logs, connection: connection, logger: logger)
                     try await connection.query("COMMIT", logger: logger)
-                    return .committed
+                    return .committed(savedSchema: self.schemaSaved(on: connection))
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
                 }
             }
         }
-        if outcome == .committed { committed() }
+        switch outcome {
+        case .committed(savedSchema: true): listener.noteLocalSchemaCommit()
+        case .committed(savedSchema: false): committed()
+        case .nothingToCommit, .rerunWithSavepoints: break
+        }
         return outcome
     }
 

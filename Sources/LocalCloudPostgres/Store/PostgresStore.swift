@@ -37,6 +37,9 @@ package final class PostgresStore: Sendable {
     /// The schema as read under a change stamp: while the stamp is unchanged no node committed
     /// anything (schema writes NOTIFY like every commit), so queries and saves skip the stamp read.
     let schemaByChangeStamp = Mutex<(stamp: ChangeStamp, schema: Schema)?>(nil)
+    /// The connections whose open transaction saved the schema (a save that evolved it in
+    /// development), so its commit moves the schema stamp at once.
+    let schemaSavedOn = Mutex<Set<ObjectIdentifier>>([])
     /// Group commit: modifies that arrive while one transaction runs share the next one, so the
     /// change-log lock and the commit's flush are paid once per batch, not once per save.
     /// Four batches at once: their statements overlap on four connections, and only the log
@@ -162,7 +165,8 @@ package final class PostgresStore: Sendable {
         }
     }
 
-    /// Runs `body` in one transaction that notifies every node, and counts the commit.
+    /// Runs `body` in one transaction that notifies every node, and counts the commit as one that
+    /// may have changed the schema.
     ///
     /// The NOTIFY (delivered on COMMIT) is what moves the other nodes' change stamps: schema,
     /// subscription and compaction writes leave no change-log row of their own to announce them.
@@ -174,10 +178,11 @@ package final class PostgresStore: Sendable {
                 var notify = PostgresStatement("SELECT pg_notify(")
                 notify.sql += "\(notify.bind(channel)), '')"
                 _ = try await connection.rows(notify, logger: pool.logger)
+                _ = self.schemaSaved(on: connection)
                 return value
             }
         }
-        committed()
+        listener.noteLocalSchemaCommit()
         return value
     }
 
