@@ -36,10 +36,15 @@ extension RemoteStore {
         if reachable.load(ordering: .relaxed) { probe() }
     }
 
-    /// The push stream opened: a server thought away is back. The probe's answer marks it
-    /// reachable, which starts the catch-up and the upload.
+    /// The push stream opened: a server thought away is back. The stream is the server's answer
+    /// (authorized, `text/event-stream`), so it marks the server reachable with no request of its
+    /// own, which starts the catch-up and the upload; in the prober's task, off the stream's thread.
     func streamOpened() {
-        if !reachable.load(ordering: .relaxed) { probe() }
+        guard !reachable.load(ordering: .relaxed) else { return }
+        prober.start { [self] in
+            noteReachable(true)
+            return false
+        }
     }
 
     /// One `changes/database` exchange in the prober's task, through ``reaching(_:)``.
