@@ -46,6 +46,7 @@ fi
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 source scripts/bench/support/wrk.sh
+source scripts/bench/support/process.sh
 source Tests/EndToEnd/support/postgres.sh
 source Tests/EndToEnd/support/nginx.sh
 
@@ -60,8 +61,6 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { local deadline=$((SECONDS + $1)); shift; until "$@" >/dev/null 2>&1; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.05; done; }
 
 C=iCloud.FoodPin
 pg_start >&2
@@ -83,7 +82,6 @@ start_node() {
   wait_for 60 grep -q '^listening on' "$TMP/$name.out" || { cat "$TMP/$name.log" >&2; exit 1; }
   NODE_URL="http://127.0.0.1:$port"
 }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 wrk_scripts "$TMP"
 measure() { wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$2" | wrk_result; }
 

@@ -32,6 +32,7 @@ done
 for tool in wrk python3 curl; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
 source Tests/EndToEnd/support/postgres.sh
 source scripts/bench/support/wrk.sh
+source scripts/bench/support/process.sh
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-pgnode-bench.XXXXXX")"
 NODE=""
@@ -42,9 +43,6 @@ cleanup() {
   rm -rf "$TMP"
 }
 trap cleanup EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-wait_for() { local deadline=$((SECONDS + $1)); shift; until "$@" >/dev/null 2>&1; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.05; done; }
-cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
 postgres_ticks() { local total=0 pid; for pid in $(pgrep -u postgres -x postgres); do total=$((total + $(cpu_ticks "$pid"))); done; echo "$total"; }
 
 C=iCloud.FoodPin

@@ -33,6 +33,7 @@ BIN="$(swift build -c release --show-bin-path)"
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 source Tests/EndToEnd/support/postgres.sh
+source scripts/bench/support/process.sh
 
 REPLICA_DIR=""
 SERVE_PID=""
@@ -42,7 +43,6 @@ cleanup() {
   pg_stop >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
-wait_for() { local deadline=$((SECONDS + $1)); shift; until "$@" >/dev/null 2>&1; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.05; done; }
 
 C=iCloud.FoodPin
 pg_start >&2
