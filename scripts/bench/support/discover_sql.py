@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The Discover query exactly as the PostgreSQL store sent it, from a server log written with
-log_min_duration_statement = 0: the first `execute` of a records query, its $N parameters
+log_min_duration_statement = 0: the first `execute` of a records query (named when prepared), its $N parameters
 replaced by the logged literals. Prints one SQL statement.
 
     discover_sql.py SERVER_LOG > discover.sql
@@ -9,7 +9,8 @@ import re, sys
 
 lines = open(sys.argv[1], encoding="utf-8", errors="replace").read().splitlines()
 for i, line in enumerate(lines):
-    m = re.search(r"execute [^:]*: (SELECT .* FROM \S+\.records r WHERE .* LIMIT \$\d+)$", line)
+    # LIMIT is a number since the store prepares the page (a bound one before).
+    m = re.search(r"execute [^:]*: (SELECT .* FROM \S+\.records r WHERE .* LIMIT (?:\$\d+|\d+))$", line)
     if not m:
         continue
     sql = m.group(1)
