@@ -27,13 +27,28 @@ struct Options {
     var dataDirectory: URL?
 }
 
-if CommandLine.arguments.dropFirst().first == "notifications" { try await NotificationBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "push-node" { try await PushBenchmark.runNode(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "push" { try await PushBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "remote" { try await RemoteBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "decode" { try await DecodeBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "sharing" { try await SharingBenchmark.run(Array(CommandLine.arguments.dropFirst(2))) }
-if CommandLine.arguments.dropFirst().first == "seed" { try await SeedCommand.run(Array(CommandLine.arguments.dropFirst(2))) }
+/// A subcommand's error is printed with its cause (a schema file not found from this directory, a
+/// database that refused), not raised at top level, where Swift stops with a crash report.
+func runSubcommand(_ run: ([String]) async throws -> Void) async -> Never {
+    do {
+        try await run(Array(CommandLine.arguments.dropFirst(2)))
+        exit(0)
+    } catch {
+        FileHandle.standardError.write(Data("localcloud-bench \(CommandLine.arguments[1]): \(error)\n".utf8))
+        exit(1)
+    }
+}
+
+switch CommandLine.arguments.dropFirst().first {
+case "notifications": await runSubcommand(NotificationBenchmark.run)
+case "push-node": await runSubcommand(PushBenchmark.runNode)
+case "push": await runSubcommand(PushBenchmark.run)
+case "remote": await runSubcommand(RemoteBenchmark.run)
+case "decode": await runSubcommand(DecodeBenchmark.run)
+case "sharing": await runSubcommand(SharingBenchmark.run)
+case "seed": await runSubcommand(SeedCommand.run)
+default: break
+}
 
 var options = Options()
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
