@@ -37,6 +37,20 @@ struct ChangeLogBatch {
         rows.removeSubrange(end...)
     }
 
+    /// The rest of a `WITH` whose `to_log` names the rows to log (scope, owner, zone, name, type,
+    /// kind, at, modified_by, parent, n), in order of `n`: `log_lock`, `logged` and `notified`,
+    /// the NOTIFY of the last sequence (no row when nothing was logged). The log lock comes first
+    /// (the INSERT reads its row), so sequence numbers are taken under it and commit in order.
+    /// One round trip.
+    static func appendLogging(to statement: inout PostgresStatement, schema: String) {
+        statement.sql += "log_lock AS (SELECT pg_advisory_xact_lock(\(Self.lockKey))), "
+        statement.sql += "logged AS (INSERT INTO \(schema).change_log "
+        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by, parent) SELECT "
+        statement.sql += "t.scope, t.owner, t.zone, t.name, t.type, t.kind, t.at, t.modified_by, CASE WHEN t.kind = 'deleted' THEN t.parent END "
+        statement.sql += "FROM log_lock, to_log t ORDER BY t.n RETURNING seq), "
+        statement.sql += "notified AS (SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged HAVING count(*) > 0)"
+    }
+
     /// The advisory lock that orders change-log writes: "LCLOG" in ASCII.
     static let lockKey: Int64 = 0x4C_434C_4F47
 
@@ -53,20 +67,15 @@ struct ChangeLogBatch {
         func column<T>(_ value: (ChangeLogBatch, Row) -> T) -> [T] {
             batches.flatMap { batch in batch.rows.map { value(batch, $0) } }
         }
-        // The log lock first (the INSERT reads its row), then the rows: sequence numbers are taken
-        // under the lock, so they commit in order. One round trip.
-        var statement = PostgresStatement("WITH log_lock AS (SELECT pg_advisory_xact_lock(\(Self.lockKey))), ")
-        statement.sql += "logged AS (INSERT INTO \(schema).change_log "
-        statement.sql += "(scope, owner, zone, record_name, record_type, kind, at, modified_by, parent) SELECT "
-        statement.sql += "t.scope, t.owner, t.zone, t.name, t.type, t.kind, t.at, t.modified_by, CASE WHEN t.kind = 'deleted' THEN t.parent END "
-        statement.sql += "FROM log_lock, unnest("
+        var statement = PostgresStatement("WITH to_log AS (SELECT * FROM unnest(")
         statement.sql += "\(statement.bind(column { batch, _ in batch.context.scope.rawValue })), "
         statement.sql += "\(statement.bind(column { batch, _ in batch.context.owner })), "
         statement.sql += "\(statement.bind(column { $1.zone })), \(statement.bind(column { $1.name })), \(statement.bind(column { $1.type })), "
         statement.sql += "\(statement.bind(column { $1.kind })), \(statement.bind(column { $1.at })), "
         statement.sql += "\(statement.bind(column { batch, _ in batch.context.userRecordName })), \(statement.bind(column { $1.parent }))"
-        statement.sql += ") WITH ORDINALITY AS t(scope, owner, zone, name, type, kind, at, modified_by, parent, n) ORDER BY t.n"
-        statement.sql += " RETURNING seq) SELECT pg_notify(\(statement.bind(schema)), max(seq)::text) FROM logged"
+        statement.sql += ") WITH ORDINALITY AS t(scope, owner, zone, name, type, kind, at, modified_by, parent, n)), "
+        appendLogging(to: &statement, schema: schema)
+        statement.sql += " SELECT 1 FROM notified"
         _ = try await connection.preparedRows(statement, logger: logger)
     }
 }

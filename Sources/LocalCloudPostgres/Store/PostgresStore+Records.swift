@@ -86,7 +86,7 @@ extension PostgresStore {
     // MARK: Modify
 
     /// What one save will write, prepared before the transaction.
-    private struct PendingSave: Sendable {
+    struct PendingSave: Sendable {
         var record: Record
         var changeTag: String?
         /// The keys sent to the server: all of them for `.allKeys` and new records, else the changed ones.
@@ -109,6 +109,9 @@ extension PostgresStore {
         let preparedSaves = prepared
         // Group commit: modifies that arrive while a transaction runs share the next one.
         let outcome = Mutex<Result<[ModifyItemResult], any Error>?>(nil)
+        let newRecord = await newRecord(items, prepared: preparedSaves, context: context) { record in
+            outcome.withLock { $0 = .success([ModifyItemResult(recordID: record.recordID, outcome: .saved(record))]) }
+        }
         let job = WriteJob(
             run: { connection, logger in
                 do {
@@ -121,7 +124,8 @@ extension PostgresStore {
                     return nil
                 }
             },
-            fail: { error in outcome.withLock { $0 = .failure(error) } })
+            fail: { error in outcome.withLock { $0 = .failure(error) } },
+            newRecord: newRecord)
         // Batches run side by side: two that lock the same rows in opposite orders deadlock, and
         // PostgreSQL ends one of them; its modify runs again.
         for attempt in 1...3 {
@@ -184,8 +188,11 @@ extension PostgresStore {
     /// round trips less each); when one of them fails, the transaction is rolled back and the batch
     /// runs again with each modify in a savepoint of its own, so the failed one leaves the others,
     /// and so do the next batches for a while (``savepointBatchesLeft``). A failure of the
-    /// transaction itself fails every modify in it.
+    /// transaction itself fails every modify in it. New records with nothing beside their rows
+    /// go first, all in one statement (``insertNewRecords(_:)``); the rest take the transaction.
     func commitBatch(_ jobs: [WriteJob]) async {
+        let jobs = jobs.contains { $0.newRecord != nil } ? await insertNewRecords(jobs) : jobs
+        guard !jobs.isEmpty else { return }
         do {
             let inSavepoints = savepointBatchesLeft.load(ordering: .relaxed) > 0
             if inSavepoints { savepointBatchesLeft.subtract(1, ordering: .relaxed) }

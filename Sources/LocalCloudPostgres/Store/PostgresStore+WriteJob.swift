@@ -10,5 +10,7 @@ extension PostgresStore {
         let run: @Sendable (PostgresConnection, Logger) async -> ChangeLogBatch?
         /// Replaces the result when the batch's transaction failed as a whole.
         let fail: @Sendable (any Error) -> Void
+        /// The modify as one new record the batch may insert with others in one statement.
+        var newRecord: NewRecord? = nil
     }
 }
