@@ -87,11 +87,9 @@ extension PostgresStore {
         statement.sql += ") WITH ORDINALITY AS t(scope, owner, name, type, usr, tag, fields, has_text, text, segmented, n)), "
         let zone = statement.bind(RecordZone.ID.defaultZoneName)
         let at = statement.bind(now)
-        let configuration = "'\(schema).localcloud_search'"
-        statement.sql += "created AS (INSERT INTO \(schema).records (scope, owner, zone, record_name, record_type, created_at, modified_at, "
-        statement.sql += "created_by, modified_by, change_tag, fields, search) "
-        statement.sql += "SELECT scope, owner, \(zone), name, type, \(at), \(at), usr, usr, tag, fields::jsonb, CASE WHEN has_text THEN "
-        statement.sql += "to_tsvector(\(configuration), text) || setweight(to_tsvector(\(configuration), segmented), 'B') END "
+        statement.sql += "created AS (INSERT INTO \(schema).records \(Self.insertColumns) "
+        statement.sql += "SELECT scope, owner, \(zone), name, type, \(at), \(at), usr, usr, tag, fields::jsonb, "
+        statement.sql += "CASE WHEN has_text THEN \(searchVector(text: "text", segmented: "segmented")) END "
         statement.sql += "FROM sent ORDER BY n ON CONFLICT (scope, owner, zone, record_name) DO NOTHING "
         statement.sql += "RETURNING scope, owner, record_name), "
         statement.sql += "to_log AS (SELECT s.scope, s.owner, \(zone) AS zone, s.name, s.type, 'created' AS kind, \(at) AS at, "

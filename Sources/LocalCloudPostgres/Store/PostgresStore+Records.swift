@@ -398,8 +398,7 @@ extension PostgresStore {
         let id = record.recordID
         try await insertAssets(pending.assets, connection: connection, logger: logger)
         let searchable = try await searchableFields(recordType: record.recordType, connection: connection, logger: logger)
-        var insert = PostgresStatement("INSERT INTO \(schema).records (scope, owner, zone, record_name, record_type, created_at, modified_at, ")
-        insert.sql += "created_by, modified_by, change_tag, fields, search) VALUES ("
+        var insert = PostgresStatement("INSERT INTO \(schema).records \(Self.insertColumns) VALUES (")
         insert.sql += [insert.bind(context.scope.rawValue), insert.bind(context.owner), insert.bind(id.zoneID.zoneName),
                        insert.bind(id.recordName), insert.bind(record.recordType), insert.bind(now), insert.bind(now),
                        insert.bind(context.userRecordName), insert.bind(context.userRecordName), insert.bind(changeTag),
@@ -417,10 +416,18 @@ extension PostgresStore {
     /// characters is found as a phrase anywhere. One GIN index serves both.
     func searchVector(_ text: String?, _ statement: inout PostgresStatement) -> String {
         guard let text else { return "NULL" }
-        let configuration = "'\(schema).localcloud_search'"
-        return "to_tsvector(\(configuration), \(statement.bind(text))) || "
-            + "setweight(to_tsvector(\(configuration), \(statement.bind(TypedSearchTerms.segmented(text)))), 'B')"
+        return searchVector(text: statement.bind(text), segmented: statement.bind(TypedSearchTerms.segmented(text)))
     }
+
+    /// The vector of ``searchVector(_:_:)`` from two SQL expressions: the text and its segmented form.
+    func searchVector(text: String, segmented: String) -> String {
+        let configuration = "'\(schema).localcloud_search'"
+        return "to_tsvector(\(configuration), \(text)) || setweight(to_tsvector(\(configuration), \(segmented)), 'B')"
+    }
+
+    /// The columns a new record's row is inserted with, in order.
+    static let insertColumns =
+        "(scope, owner, zone, record_name, record_type, created_at, modified_at, created_by, modified_by, change_tag, fields, search)"
 
     /// The text of the record's searchable string fields, `nil` when there is none.
     static func searchText(_ fields: [String: FieldValue], searchable: Set<String>?) -> String? {
