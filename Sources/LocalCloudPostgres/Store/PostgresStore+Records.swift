@@ -79,15 +79,14 @@ extension PostgresStore {
         let modifiedBy = try text()
         let changeTag = try text()
         let fieldsCell = try next()
-        let cache = assetCache
         let fields: [String: FieldValue]
         if fieldsCell.dataType == .text, let bytes = fieldsCell.bytes {
             // Parsed where postgres-nio received it, without a String copy first.
             fields = bytes.withUnsafeReadableBytes { raw in
-                raw.withMemoryRebound(to: UInt8.self) { FieldsJSON.decode($0, keys: keys) { Self.assetURL(digest: $0, in: cache) } }
+                raw.withMemoryRebound(to: UInt8.self) { Self.decodeFields($0, keys: keys, cache: assetCache) }
             }
         } else {
-            fields = Self.decodeFields(try fieldsCell.decode(String.self), keys: keys, cache: cache)
+            fields = Self.decodeFields(try fieldsCell.decode(String.self), keys: keys, cache: assetCache)
         }
         return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: zoneID ?? RecordZone.ID(zoneName: zone)),
                              fields: fields, createdAt: createdAt, modifiedAt: modifiedAt,
@@ -97,7 +96,12 @@ extension PostgresStore {
     /// Stored fields (``FieldsJSON``), only `keys` when given, with assets in the local cache.
     static func decodeFields(_ json: String, keys: [String]?, cache: URL) -> [String: FieldValue] {
         var json = json
-        return json.withUTF8 { FieldsJSON.decode($0, keys: keys) { assetURL(digest: $0, in: cache) } }
+        return json.withUTF8 { decodeFields($0, keys: keys, cache: cache) }
+    }
+
+    /// ``decodeFields(_:keys:cache:)`` from the JSON's UTF-8 bytes.
+    static func decodeFields(_ json: UnsafeBufferPointer<UInt8>, keys: [String]?, cache: URL) -> [String: FieldValue] {
+        FieldsJSON.decode(json, keys: keys) { assetURL(digest: $0, in: cache) }
     }
 
     // MARK: Modify
@@ -208,7 +212,7 @@ extension PostgresStore {
     /// transaction itself fails every modify in it. New records with nothing beside their rows
     /// go first, all in one statement (``insertNewRecords(_:)``); the rest take the transaction.
     func commitBatch(_ jobs: [WriteJob]) async {
-        let jobs = jobs.contains { $0.newRecord != nil } ? await insertNewRecords(jobs) : jobs
+        let jobs = await insertNewRecords(jobs)
         guard !jobs.isEmpty else { return }
         do {
             let inSavepoints = savepointBatchesLeft.load(ordering: .relaxed) > 0
