@@ -121,8 +121,8 @@ package struct SQLQueryPlan {
             if byCreation && indexes.contains(SchemaIndexes.prefix + "fc_" + name) { continue }
             guard let bound = try? dialect.value(value, comparedWith: .field(name)) else { continue }
             let rows = SQLFragment("""
-                SELECT count(*) FROM (SELECT 1 FROM records r WHERE r.scope = ? AND r.owner = ? AND r.zone = ? \
-                AND r.record_type = ? AND \(dialect.field(name)) = ? LIMIT ?)
+                SELECT count(*) FROM (SELECT 1 FROM records r WHERE \(dialect.zoneAndType) \
+                AND \(dialect.field(name)) = ? LIMIT ?)
                 """, [.integer(Int64(context.scope.rawValue)), .text(context.owner), .text(request.zoneID.zoneName),
                       .text(request.recordType), bound, .integer(Int64(fewFieldMatchesLimit + 1))])
             if try Int.fetchOne(db, sql: rows.sql, arguments: rows.statementArguments) ?? 0 <= fewFieldMatchesLimit { return true }

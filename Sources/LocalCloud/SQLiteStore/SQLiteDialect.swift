@@ -14,6 +14,12 @@ package struct SQLiteDialect: SQLDialect {
     package var notEqualOperator: String { "!=" }
     package var recordsTable: String { "records" }
     package var recordColumns: String { SQLQueryPlan.recordColumns }
+    /// The type is bound as `+?`: the partial index `records_shares` holds `record_type =
+    /// 'cloudkit_share'`, and a bare `?` compared with it marks the statement to be compiled again
+    /// whenever that value is bound anew (it could make the partial index usable), so a cached
+    /// page statement was compiled again on every query.
+    package var zoneAndType: String { Self.zoneAndType }
+    static let zoneAndType = "r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = +?"
     package var seeksRecordNamesInUniqueKey: Bool { true }
     package var distanceFunction: String { "localcloud_distance_km" }
 

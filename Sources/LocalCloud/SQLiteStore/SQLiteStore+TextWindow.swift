@@ -26,7 +26,7 @@ extension SQLiteStore {
 
     /// The zone and type prefix and the keyset after the cursor, for `records r`.
     private static func windowConditions(_ request: QueryRequest, context: StoreContext) -> SQLFragment {
-        var where_ = SQLFragment("r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?",
+        var where_ = SQLFragment(SQLiteDialect.zoneAndType,
                                  [.integer(Int64(context.scope.rawValue)), .text(context.owner), .text(request.zoneID.zoneName),
                                   .text(request.recordType)])
         if let anchor = request.anchor {

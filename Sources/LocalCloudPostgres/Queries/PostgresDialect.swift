@@ -19,6 +19,7 @@ struct PostgresDialect: SQLDialect {
     var notEqualOperator: String { "<>" }
     var recordsTable: String { "\(schema).records" }
     var recordColumns: String { PostgresStore.recordColumns }
+    var zoneAndType: String { "r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?" }
     var seeksRecordNamesInUniqueKey: Bool { false }
     var distanceFunction: String { "\(schema).distance_km" }
 

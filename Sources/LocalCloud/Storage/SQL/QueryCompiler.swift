@@ -57,7 +57,9 @@ package struct QueryCompiler<Dialect: SQLDialect> {
         }
         let zone: [SQLValue] = [.integer(Int64(context.scope.rawValue)), .text(context.owner), .text(request.zoneID.zoneName)]
         whole.sql += " FROM \(dialect.recordsTable) r"
-        whole.sql += " WHERE (r.scope = ? AND r.owner = ? AND r.zone = ? AND r.record_type = ?)"
+        whole.sql += " WHERE ("
+        whole.sql += dialect.zoneAndType
+        whole.sql += ")"
         whole.arguments += zone
         whole.arguments.append(.text(request.recordType))
         let predicate = try self.predicate(request.predicate, zone: zone)

@@ -14,6 +14,9 @@ package protocol SQLDialect {
     var recordsTable: String { get }
     /// The columns every record is read from, before the sort values `s0…`.
     var recordColumns: String { get }
+    /// The zone and type every query starts from, for `records r`: scope, owner, zone name and
+    /// record type, bound in that order.
+    var zoneAndType: String { get }
     /// `recordName IN {…}` is looked up in the `(scope, owner, zone, record_name)` key first.
     var seeksRecordNamesInUniqueKey: Bool { get }
 
