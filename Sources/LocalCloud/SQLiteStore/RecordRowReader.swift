@@ -40,15 +40,8 @@ struct RecordRowReader {
     }
 }
 
-/// A text column that usually holds the same value as in the previous row.
-private struct RepeatedText {
-    private var last = ""
-
+private extension RepeatedText {
     mutating func read(_ row: StatementColumns, column: Int32) -> String {
-        row.withText(column) { bytes in
-            if last.hasUTF8(bytes) { return last }
-            last = String(decoding: bytes, as: UTF8.self)
-            return last
-        } ?? ""
+        row.withText(column) { read($0) } ?? ""
     }
 }

@@ -112,7 +112,10 @@ extension PostgresStore: SchemaStore {
         if let types { statement.sql += " AND r.record_type = ANY(\(statement.bind(types)))" }
         statement.sql += " ORDER BY r.created_at, r.id"
         let query = statement
-        let records = try await call { pool in try await pool.rows(query.sql, query.binds).map { try self.record($0, keys: nil) } }
+        let records = try await call { pool in
+            var reader = PostgresRowReader(keys: nil, assetCache: self.assetCache)
+            return try await pool.rows(query.sql, query.binds).map { try reader.record($0) }
+        }
         try await materializeAssets(in: records)
         return records
     }

@@ -26,8 +26,9 @@ extension PostgresStore {
     private func page(_ rows: [PostgresRow], plan: PostgresQueryPlan, request: QueryRequest, zoneID: RecordZone.ID?) throws -> QueryPage {
         var records: [Record] = []
         records.reserveCapacity(min(rows.count, request.limit))
+        var reader = PostgresRowReader(keys: plan.fieldKeys, zoneID: zoneID, assetCache: assetCache)
         for row in rows.prefix(request.limit) {
-            records.append(try record(row, keys: plan.fieldKeys, zoneID: zoneID))
+            records.append(try reader.record(row))
         }
         guard rows.count > request.limit, let last = rows.prefix(request.limit).last else {
             return QueryPage(records: records, cursor: nil)

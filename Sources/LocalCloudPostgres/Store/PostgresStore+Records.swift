@@ -24,8 +24,9 @@ extension PostgresStore {
                     statement.sql += "r.scope = \(statement.bind(context.scope.rawValue)) AND r.owner = \(statement.bind(context.owner))"
                     statement.sql += " AND r.zone = \(statement.bind(zone)) AND r.record_name = ANY(\(statement.bind(zoneIDs.map(\.recordName))))"
                     var byName: [String: Record] = [:]
+                    var reader = PostgresRowReader(keys: keys, assetCache: self.assetCache)
                     for row in try await connection.rows(statement, logger: pool.logger) {
-                        let record = try self.record(row, keys: keys)
+                        let record = try reader.record(row)
                         byName[record.recordID.recordName] = record
                     }
                     for id in zoneIDs { found.append((id, byName[id.recordName])) }
@@ -54,43 +55,11 @@ extension PostgresStore {
     }
 
     /// The record in a row selected with ``recordColumns`` (and any sort columns after them);
-    /// `zoneID`, when given, is the zone ID it gets instead of its stored zone's (a shared-database
-    /// page names the zone with its owner, and writing it here spares a copy of each record).
+    /// `zoneID`, when given, is the zone ID it gets instead of its stored zone's. A page reads its
+    /// rows through one ``PostgresRowReader``.
     func record(_ row: PostgresRow, keys: [String]?, zoneID: RecordZone.ID? = nil) throws -> Record {
-        var cells = row.makeIterator()
-        func next() throws -> PostgresCell {
-            guard let cell = cells.next() else { throw CloudError(.internalError, "A record row is missing columns") }
-            return cell
-        }
-        // Text columns arrive as their UTF-8 bytes: read them without postgres-nio's generic decode,
-        // a few percent of a page's time in the node.
-        func text() throws -> String {
-            let cell = try next()
-            guard cell.dataType == .text, var bytes = cell.bytes else { return try cell.decode(String.self) }
-            return bytes.readString(length: bytes.readableBytes) ?? ""
-        }
-        _ = try next()
-        let name = try text()
-        let type = try text()
-        let zone = try text()
-        let createdAt = try next().decode(Double.self)
-        let modifiedAt = try next().decode(Double.self)
-        let createdBy = try text()
-        let modifiedBy = try text()
-        let changeTag = try text()
-        let fieldsCell = try next()
-        let fields: [String: FieldValue]
-        if fieldsCell.dataType == .text, let bytes = fieldsCell.bytes {
-            // Parsed where postgres-nio received it, without a String copy first.
-            fields = bytes.withUnsafeReadableBytes { raw in
-                raw.withMemoryRebound(to: UInt8.self) { Self.decodeFields($0, keys: keys, cache: assetCache) }
-            }
-        } else {
-            fields = Self.decodeFields(try fieldsCell.decode(String.self), keys: keys, cache: assetCache)
-        }
-        return Record.stored(type: type, id: Record.ID(recordName: name, zoneID: zoneID ?? RecordZone.ID(zoneName: zone)),
-                             fields: fields, createdAt: createdAt, modifiedAt: modifiedAt,
-                             createdBy: createdBy, modifiedBy: modifiedBy, changeTag: changeTag)
+        var reader = PostgresRowReader(keys: keys, zoneID: zoneID, assetCache: assetCache)
+        return try reader.record(row)
     }
 
     /// Stored fields (``FieldsJSON``), only `keys` when given, with assets in the local cache.
