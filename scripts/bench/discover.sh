@@ -11,7 +11,8 @@
 #   - Discover page: the cached body (the server's response cache answers between commits);
 #   - Discover page, uncached: a `bench` key unique per request, so every page runs the query;
 #   - Load more: `___createTime < T` with T new on every request (a filter value that differs).
-# Prints a Markdown table for docs/PERFORMANCE.md.
+# Prints a Markdown table for docs/PERFORMANCE.md, with the node's CPU time per request (user +
+# system from /proc over each measured run).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 RECORDS=100000
@@ -34,6 +35,7 @@ fi
 export LOCALCLOUD_BIN="$BIN/localcloud"
 source Tests/EndToEnd/support/serve.sh
 source scripts/bench/support/wrk.sh
+source scripts/bench/support/process.sh
 
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/localcloud-discover-bench.XXXXXX")"
 cleanup() {
@@ -84,9 +86,16 @@ PY
 }
 check "$DISCOVER"
 check '{"query":{"recordType":"Restaurant","filterBy":[{"fieldName":"___createTime","comparator":"LESS_THAN","fieldValue":{"value":4102444800000,"type":"TIMESTAMP"}}],"sortBy":[{"fieldName":"___createTime","ascending":false}]},"resultsLimit":50,"desiredKeys":["name","type","location"]}'
-measure() { wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$URL" | wrk_result; }
-echo "| Measure (1 node, SQLite, $RECORDS restaurants, 32 connections) | Requests/s | p50 ms | p99 ms | Errors |"
-echo "|---|---:|---:|---:|---:|"
-read -r rps p50 p99 errors < <(measure "$TMP/post.lua"); echo "| Discover page | $rps | $p50 | $p99 | $errors |"
-read -r rps p50 p99 errors < <(measure "$TMP/fresh.lua"); echo "| Discover page, uncached | $rps | $p50 | $p99 | $errors |"
-read -r rps p50 p99 errors < <(measure "$TMP/more.lua"); echo "| Load more (creation-time bound new per request) | $rps | $p50 | $p99 | $errors |"
+# measure SCRIPT → "rps p50 p99 errors node-CPU-ms-per-request"
+measure() {
+  local before result
+  before="$(cpu_ticks "$SERVE_PID")"
+  result="$(wrk -t2 -c32 -d"${DURATION}s" --latency -s "$1" "$URL" | wrk_result)"
+  read -r rps p50 p99 errors <<<"$result"
+  python3 -c "print('$result', f'{($(cpu_ticks "$SERVE_PID") - $before) / $(getconf CLK_TCK) / max($rps * $DURATION, 1) * 1000:.3f}')"
+}
+echo "| Measure (1 node, SQLite, $RECORDS restaurants, 32 connections) | Requests/s | p50 ms | p99 ms | Errors | Node CPU ms/request |"
+echo "|---|---:|---:|---:|---:|---:|"
+read -r rps p50 p99 errors cpu < <(measure "$TMP/post.lua"); echo "| Discover page | $rps | $p50 | $p99 | $errors | $cpu |"
+read -r rps p50 p99 errors cpu < <(measure "$TMP/fresh.lua"); echo "| Discover page, uncached | $rps | $p50 | $p99 | $errors | $cpu |"
+read -r rps p50 p99 errors cpu < <(measure "$TMP/more.lua"); echo "| Load more (creation-time bound new per request) | $rps | $p50 | $p99 | $errors | $cpu |"
