@@ -48,7 +48,7 @@ extension PostgresStore: SchemaStore {
     /// Recomputes the full-text vectors of a type's records from its searchable fields.
     func rebuildSearch(type: String, schema next: Schema, connection: PostgresConnection, logger: Logger) async throws {
         let searchable = Set(next.recordTypes[type]?.fields.filter(\.isSearchable).map(\.name) ?? [])
-        var select = PostgresStatement("SELECT id, fields::text FROM \(schema).records WHERE record_type = ")
+        var select = PostgresStatement("SELECT id, fields_text FROM \(schema).records WHERE record_type = ")
         select.sql += select.bind(type)
         for row in try await connection.rows(select, logger: logger) {
             let (id, json) = try row.decode((Int64, String).self)

@@ -6,7 +6,7 @@ import Synchronization
 extension PostgresStore {
     /// The columns every record is read from, in ``record(_:keys:)``'s order.
     static let recordColumns =
-        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag, r.fields::text"
+        "r.id, r.record_name, r.record_type, r.zone, r.created_at, r.modified_at, r.created_by, r.modified_by, r.change_tag, r.fields_text"
     static let recordColumnCount = 10
 
     // MARK: Fetch
@@ -278,7 +278,7 @@ extension PostgresStore {
     /// The row of `id`, locked until the transaction ends (`FOR UPDATE`): another node's save of
     /// the same record waits for this one.
     private func lockedRow(_ id: Record.ID, context: StoreContext, connection: PostgresConnection, logger: Logger) async throws -> SaveResolution.ExistingRow? {
-        var statement = PostgresStatement("SELECT id, record_type, created_at, created_by, change_tag, fields::text FROM \(schema).records WHERE ")
+        var statement = PostgresStatement("SELECT id, record_type, created_at, created_by, change_tag, fields_text FROM \(schema).records WHERE ")
         statement.sql += "scope = \(statement.bind(context.scope.rawValue)) AND owner = \(statement.bind(context.owner))"
         statement.sql += " AND zone = \(statement.bind(id.zoneID.zoneName)) AND record_name = \(statement.bind(id.recordName)) FOR UPDATE"
         guard let row = try await connection.rows(statement, logger: logger).first else { return nil }
