@@ -24,7 +24,8 @@ e2e_tmux() { tmux -L "$E2E_SOCKET" -f /dev/null "$@"; }
 e2e_cleanup() {
   e2e_tmux kill-server >/dev/null 2>&1 || true
   rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$E2E_SOCKET"
-  rm -rf "$E2E_TMP"
+  # E2E_KEEP=1 leaves the run's files (logs, data) for a look after a failure.
+  if [ -n "${E2E_KEEP:-}" ]; then echo "kept: $E2E_TMP" >&2; else rm -rf "$E2E_TMP"; fi
 }
 trap e2e_cleanup EXIT
 # A command that fails outside `fail` still says where.

@@ -96,7 +96,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                 token = changes.changeToken
                 moreComing = changes.moreComing
             }
-            page.updated = Array(updated.values)
+            // The server's version with this machine's edit waiting or refused over it, as on the
+            // page: applied after the page, the bare version would hide the edit and its refusal.
+            page.updated = overlayingPendingEdits(on: Array(updated.values), pending: container.pendingChanges())
             changeToken.withLock { $0 = token }
         } catch let error as CloudError where error.code == .changeTokenExpired {
             changeToken.withLock { $0 = nil }
@@ -136,12 +138,29 @@ package final class CloudDiscoverBackend: DiscoverBackend {
             restaurant.uploadFailure = failure
             if let index { page.restaurants[index] = restaurant } else { page.restaurants.insert(restaurant, at: 0) }
         }
-        // An edit made offline (a save of a record read from the server, so with a change tag) shows
-        // in place, with the creator and creation date of the row it changes.
+        page.restaurants = overlayingPendingEdits(on: page.restaurants, pending: pending)
+        let waiting = pending.reversed().compactMap { change -> Restaurant? in
+            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
+                  record.recordChangeTag == nil else { return nil }
+            var restaurant = RestaurantRecord.restaurant(from: record)
+            restaurant.isWaiting = true
+            restaurant.uploadFailure = change.failure
+            return restaurant
+        }
+        let ids = Set(waiting.map(\.id))
+        page.restaurants = waiting + page.restaurants.filter { !ids.contains($0.id) }
+        return page
+    }
+
+    /// `restaurants` with this machine's edits made offline (saves of records read from the
+    /// server, so with a change tag) in place, with the creator and creation date of the row
+    /// each changes: marked waiting, or with the server's refusal and its version for the form.
+    func overlayingPendingEdits(on restaurants: [Restaurant], pending: [PendingChange]) -> [Restaurant] {
+        var restaurants = restaurants
         for change in pending where !change.isDelete && change.record?.recordChangeTag != nil {
             guard let record = change.record, record.recordType == RestaurantRecord.recordType,
-                  let index = page.restaurants.firstIndex(where: { $0.id == record.recordID.recordName }) else { continue }
-            let shown = page.restaurants[index]
+                  let index = restaurants.firstIndex(where: { $0.id == record.recordID.recordName }) else { continue }
+            let shown = restaurants[index]
             var restaurant = RestaurantRecord.restaurant(from: record)
             (restaurant.createdAt, restaurant.createdBy) = (shown.createdAt, shown.createdBy)
             restaurant.isWaiting = true
@@ -155,19 +174,9 @@ package final class CloudDiscoverBackend: DiscoverBackend {
                 let myPhoto = record[RestaurantRecord.image] == nil ? nil : restaurant.imageFile
                 restaurant.refusedEdit = RefusedEdit(reason: failure, theirs: theirs, myPhoto: myPhoto)
             }
-            page.restaurants[index] = restaurant
+            restaurants[index] = restaurant
         }
-        let waiting = pending.reversed().compactMap { change -> Restaurant? in
-            guard let record = change.record, record.recordType == RestaurantRecord.recordType,
-                  record.recordChangeTag == nil else { return nil }
-            var restaurant = RestaurantRecord.restaurant(from: record)
-            restaurant.isWaiting = true
-            restaurant.uploadFailure = change.failure
-            return restaurant
-        }
-        let ids = Set(waiting.map(\.id))
-        page.restaurants = waiting + page.restaurants.filter { !ids.contains($0.id) }
-        return page
+        return restaurants
     }
 
     package func nextPage(after cursor: PageCursor, limit: Int) async throws -> DiscoverPage {

@@ -8,6 +8,7 @@ server stays up for everyone else.
 import socket
 import sys
 import threading
+import time
 
 
 def pipe(source, sink):
@@ -35,7 +36,9 @@ def main():
     server.listen(64)
     print("proxying", flush=True)
     while True:
-        client, _ = server.accept()
+        client, peer = server.accept()
+        # One line per connection, with the time: what a failed test's proxy.out shows.
+        print(f"{time.time():.3f} accepted {peer[1]}", flush=True)
         try:
             upstream = socket.create_connection(("127.0.0.1", target_port))
         except OSError:

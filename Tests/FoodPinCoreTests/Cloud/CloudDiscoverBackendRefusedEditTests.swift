@@ -95,4 +95,53 @@ import Testing
         #expect(resolved.name == (choice == "keep theirs" ? "Alice's Bistro" : "Alice's Café, edited offline"))
         await restarted.stop()
     }
+
+    /// The first refresh after the refusal carries the desktop's rename twice: on the first page
+    /// and in the catch-up's changes, applied after it. Both keep the edit and its refusal (the
+    /// catch-up's bare server version once hid them until a second refresh).
+    @Test func theCatchUpAfterARefusalKeepsTheRefusedEditOnItsRow() async throws {
+        let server = try await RemoteTestServer.start()
+        defer { server.removeData() }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-refused-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let alice = Container(configuration: try await server.configuration(user: "alice", dataDirectory: directory))
+        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices"))
+        record["name"] = "Alice's Cafe"
+        record["type"] = "Cafe"
+        record["location"] = "Lyon"
+        _ = try await alice.publicCloudDatabase.save(record)
+        let backend = CloudDiscoverBackend(container: alice)
+        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 120, height: 24, now: Date())
+        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+
+        await server.stop()
+        send(&state, .key(.character("e")))
+        state.form?.setText("Edited Offline", for: .name)
+        guard case .saveEdit(let edit)? = send(&state, .key(.control("s"))).first else {
+            Issue.record("Ctrl-S did not save the edit")
+            return
+        }
+        send(&state, .editSucceeded(try await backend.update(edit)))
+        let desktop = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: "alice"))
+        let changed = try await desktop.publicCloudDatabase.record(for: record.recordID)
+        changed["name"] = "Alice's Bistro"
+        _ = try await desktop.publicCloudDatabase.save(changed)
+
+        // Back online: the upload is refused before the one refresh the screen gets.
+        let restarted = try await RemoteTestServer.start(restarting: server)
+        _ = try? await alice.publicCloudDatabase.record(for: Record.ID(recordName: "no-such-restaurant"))
+        let deadline = ContinuousClock.now + .seconds(30)
+        while alice.pendingChanges().first?.isConflict != true && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(alice.pendingChanges().first?.isConflict == true)
+        let page = try await backend.refresh(limit: 50)
+        #expect(page.updated.map(\.id) == ["alices"], "the desktop's rename is in the catch-up")
+        send(&state, .pageLoaded(.refresh, .success(page)))
+        let row = try #require(state.list.restaurant(withID: "alices"))
+        #expect(row.name == "Edited Offline")
+        #expect(row.uploadFailure?.hasPrefix("Conflict") == true)
+        #expect(row.refusedEdit?.theirs.name == "Alice's Bistro")
+        await restarted.stop()
+    }
 }
