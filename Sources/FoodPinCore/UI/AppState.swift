@@ -49,6 +49,9 @@ package struct AppState: Sendable {
     /// The server did not answer (the last page came from the cache, or the push stream dropped
     /// and a probe failed); `false` again once it answers.
     package internal(set) var isOffline = false
+    /// The container's last word on the server (`nil`: none yet, or a local container). It
+    /// outranks a page that arrives after it: that page was read before the server went away.
+    var serverReachable: Bool?
     /// The restaurant awaiting "Delete? y/n".
     package internal(set) var deleteConfirmation: String?
     package internal(set) var form: RestaurantForm?

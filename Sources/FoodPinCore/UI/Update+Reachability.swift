@@ -4,6 +4,7 @@ extension AppState {
     /// pressing error shows). It answers again: the status goes back to the server's name and the
     /// list catches up on its own (a refresh, with what changed on every loaded page).
     mutating func reachabilityChanged(_ isReachable: Bool) -> [Effect] {
+        serverReachable = isReachable
         guard isReachable else {
             if errorBanner == nil || isOfflineBanner { showOffline() } else { isOffline = true }
             return []
@@ -12,6 +13,12 @@ extension AppState {
         isOffline = false
         if isOfflineBanner { errorBanner = nil }
         return startRefresh()
+    }
+
+    /// A page arrived: offline if it came from the cache, or if the container has said since it
+    /// was asked that the server is gone (a refresh read just before the network dropped).
+    mutating func notePageSource(_ page: DiscoverPage) {
+        if page.isFromCache || serverReachable == false { showOffline() } else { isOffline = false }
     }
 
     /// Whether the status line's error is the offline one (the only one reconnecting clears).

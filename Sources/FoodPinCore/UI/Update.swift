@@ -320,7 +320,7 @@ extension AppState {
                 list.replace(with: page)
                 if list.selectedIndex == nil { list.select(index: 0) }
             }
-            if page.isFromCache { showOffline() } else { isOffline = false }
+            notePageSource(page)
         case (.first, .failure(let error)):
             isLoadingFirstPage = false
             if error.code == .offline { isOffline = true }
@@ -330,7 +330,7 @@ extension AppState {
         case (.refresh, .success(let page)):
             if errorBanner?.retry == .refresh(limit: config.pageSize) { errorBanner = nil }
             mergeServerPage(page)
-            if page.isFromCache { showOffline() } else { isOffline = false }
+            notePageSource(page)
             return refreshEnded()
         case (.refresh, .failure(let error)):
             if error.code == .offline { isOffline = true }

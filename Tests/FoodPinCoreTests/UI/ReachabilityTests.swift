@@ -37,6 +37,25 @@ import Testing
         #expect(state.list.count == 4)
     }
 
+    /// `r`, then the network drops: the page was read before the drop but lands after the
+    /// container said so. The status stays offline (it once went back to the server's name, and
+    /// with no further report, stayed there while the server was away).
+    @Test func aRefreshReadJustBeforeTheDropLandingAfterItStaysOffline() {
+        var state = remote()
+        send(&state, .reachabilityChanged(true))
+        #expect(send(&state, .key(.character("r"))) == [.refresh(limit: 50)])
+        send(&state, .reachabilityChanged(false))
+        send(&state, .pageLoaded(.refresh, .success(page(restaurants(0..<4)))))
+        #expect(state.isOffline)
+        #expect(status(state) == "✗ offline · 4 cached — r to retry")
+        #expect(state.list.count == 4, "the page it read is shown")
+
+        #expect(send(&state, .reachabilityChanged(true)) == [.refresh(limit: 50)], "its return still catches up")
+        send(&state, .pageLoaded(.refresh, .success(page(restaurants(0..<4)))))
+        #expect(!state.isOffline)
+        #expect(status(state) == "cloud.example")
+    }
+
     @Test func aServerBackAfterAnOfflineLaunchLoadsTheList() {
         var state = AppState(config: remote().config, width: 50, height: 12, now: testNow)
         send(&state, .start)
