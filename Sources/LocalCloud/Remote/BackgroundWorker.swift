@@ -20,6 +20,9 @@ final class BackgroundWorker: Sendable {
         var stopped = false
         /// Set by `start` while running: try again now rather than after the backoff.
         var nudged = false
+        /// The step the next round runs: the latest `start`'s (a probe after a reconnect's
+        /// "reachable" is a different job, and must not turn into a rerun of the first).
+        var step: (@Sendable () async throws -> Bool)?
     }
 
     private let name: String
@@ -33,10 +36,12 @@ final class BackgroundWorker: Sendable {
     }
 
     /// Runs `step` until it returns false; a thrown error waits, then retries. While a run is
-    /// under way, a second `start` only cuts its current wait short (the running step is kept).
+    /// under way, a second `start` cuts its current wait short, and its step runs next (after the
+    /// running one, which is kept).
     func start(_ step: @escaping @Sendable () async throws -> Bool) {
         let starts = state.withLock { state -> Bool in
             guard !state.stopped else { return false }
+            state.step = step
             if state.running {
                 state.nudged = true
                 return false
@@ -49,13 +54,13 @@ final class BackgroundWorker: Sendable {
             return
         }
         Task.detached(name: name) { [self] in
-            await run(step)
+            await run()
         }
     }
 
-    private func run(_ step: @Sendable () async throws -> Bool) async {
+    private func run() async {
         var failures = 0
-        while !state.withLock({ $0.stopped }) {
+        while let step = state.withLock({ $0.stopped ? nil : $0.step }) {
             do {
                 if try await step() {
                     failures = 0
@@ -68,6 +73,7 @@ final class BackgroundWorker: Sendable {
                         return true
                     }
                     state.running = false
+                    state.step = nil  // it holds its owner: kept only while running
                     return false
                 }
                 if again { continue }
@@ -85,7 +91,10 @@ final class BackgroundWorker: Sendable {
                 }
             }
         }
-        state.withLock { $0.running = false }
+        state.withLock { state in
+            state.running = false
+            state.step = nil
+        }
     }
 
     /// Ends the task after its current step; later `start`s do nothing.
