@@ -8,47 +8,78 @@ import Testing
 /// machine meanwhile), against a real `localcloud serve`: the row shows it, and `e` on that row
 /// opens the form with the server's version, resolved either way as a conflict met online is.
 @Suite struct CloudDiscoverBackendRefusedEditTests {
-    @Test(arguments: ["keep theirs", "overwrite with mine"])
-    func anEditRefusedAtUploadIsResolvedFromTheForm(_ choice: String) async throws {
+    /// A real server, and alice's remote container (its data in `directory`) holding one restaurant of hers.
+    static func aliceWithARestaurant() async throws -> (RemoteTestServer, URL, Container, Record) {
         let server = try await RemoteTestServer.start()
-        defer { server.removeData() }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-refused-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: directory) }
         let alice = Container(configuration: try await server.configuration(user: "alice", dataDirectory: directory))
         let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices"))
         record["name"] = "Alice's Cafe"
         record["type"] = "Cafe"
         record["location"] = "Lyon"
         _ = try await alice.publicCloudDatabase.save(record)
-        let backend = CloudDiscoverBackend(container: alice)
-        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 120, height: 24, now: Date())
-        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+        return (server, directory, alice, record)
+    }
 
-        // Offline, alice edits it on the screen: the edit waits in the outbox…
-        await server.stop()
-        send(&state, .key(.character("e")))
-        #expect(state.screen == .form)
-        state.form?.setText("Alice's Café, edited offline", for: .name)
-        guard case .saveEdit(let edit)? = send(&state, .key(.control("s"))).first else {
-            Issue.record("Ctrl-S did not save the edit")
-            return
-        }
-        send(&state, .editSucceeded(try await backend.update(edit)))
-        #expect(alice.pendingChanges().count == 1)
-        // …while her desktop renames it on the server.
+    /// Her desktop renames it on the server (the server must be stopped: it writes its files directly).
+    static func renameOnTheDesktop(_ record: Record, of server: RemoteTestServer, to name: String) async throws -> Container {
         let desktop = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: "alice"))
         let changed = try await desktop.publicCloudDatabase.record(for: record.recordID)
-        changed["name"] = "Alice's Bistro"
+        changed["name"] = name
         _ = try await desktop.publicCloudDatabase.save(changed)
+        return desktop
+    }
 
-        // Back online, the upload meets the conflict and is kept, refused.
+    /// Alice's Discover screen, its first page loaded.
+    static func screen(of backend: CloudDiscoverBackend) async throws -> AppState {
+        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 120, height: 24, now: Date())
+        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+        return state
+    }
+
+    /// `e` on the selected row, a new name, Ctrl-S: saved through the backend as the app does.
+    static func edit(_ state: inout AppState, name: String, backend: CloudDiscoverBackend) async throws {
+        send(&state, .key(.character("e")))
+        #expect(state.screen == .form)
+        state.form?.setText(name, for: .name)
+        guard case .saveEdit(let edit)? = send(&state, .key(.control("s"))).first else {
+            throw CloudError(.internalError, "Ctrl-S did not save the edit")
+        }
+        send(&state, .editSucceeded(try await backend.update(edit)))
+    }
+
+    /// Offline, alice saves `name` from the form (it waits in the outbox) while her desktop renames
+    /// the restaurant; the server back, her upload is refused as a conflict. Returns the restarted
+    /// server and the desktop.
+    static func editRefusedAtUpload(_ state: inout AppState, _ name: String, server: RemoteTestServer, alice: Container,
+                                    record: Record, backend: CloudDiscoverBackend) async throws -> (RemoteTestServer, Container) {
+        await server.stop()
+        try await edit(&state, name: name, backend: backend)
+        #expect(alice.pendingChanges().count == 1)
+        let desktop = try await renameOnTheDesktop(record, of: server, to: "Alice's Bistro")
         let restarted = try await RemoteTestServer.start(restarting: server)
-        _ = try await backend.refresh(limit: 50)
+        // Any request that reaches the server starts the upload.
+        _ = try? await alice.publicCloudDatabase.record(for: Record.ID(recordName: "no-such-restaurant"))
         let deadline = ContinuousClock.now + .seconds(30)
         while alice.pendingChanges().first?.isConflict != true && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         #expect(alice.pendingChanges().first?.isConflict == true)
+        return (restarted, desktop)
+    }
+
+    @Test(arguments: ["keep theirs", "overwrite with mine"])
+    func anEditRefusedAtUploadIsResolvedFromTheForm(_ choice: String) async throws {
+        let (server, directory, alice, record) = try await Self.aliceWithARestaurant()
+        defer { server.removeData() }
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let backend = CloudDiscoverBackend(container: alice)
+        var state = try await Self.screen(of: backend)
+
+        // Offline, alice edits it on the screen while her desktop renames it on the server; back
+        // online, the upload meets the conflict and is kept, refused.
+        let (restarted, desktop) = try await Self.editRefusedAtUpload(&state, "Alice's Café, edited offline", server: server,
+                                                                      alice: alice, record: record, backend: backend)
         send(&state, .pageLoaded(.refresh, .success(try await backend.refresh(limit: 50))))
         let row = try #require(state.list.restaurant(withID: "alices"))
         #expect(row.name == "Alice's Café, edited offline", "the row shows the edit…")
@@ -100,41 +131,15 @@ import Testing
     /// and in the catch-up's changes, applied after it. Both keep the edit and its refusal (the
     /// catch-up's bare server version once hid them until a second refresh).
     @Test func theCatchUpAfterARefusalKeepsTheRefusedEditOnItsRow() async throws {
-        let server = try await RemoteTestServer.start()
+        let (server, directory, alice, record) = try await Self.aliceWithARestaurant()
         defer { server.removeData() }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("foodpin-refused-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let alice = Container(configuration: try await server.configuration(user: "alice", dataDirectory: directory))
-        let record = Record(recordType: "Restaurant", recordID: Record.ID(recordName: "alices"))
-        record["name"] = "Alice's Cafe"
-        record["type"] = "Cafe"
-        record["location"] = "Lyon"
-        _ = try await alice.publicCloudDatabase.save(record)
         let backend = CloudDiscoverBackend(container: alice)
-        var state = AppState(config: AppConfig(currentUser: "alice", formServices: .fake()), width: 120, height: 24, now: Date())
-        send(&state, .pageLoaded(.first, .success(try await backend.firstPage(limit: 50))))
+        var state = try await Self.screen(of: backend)
 
-        await server.stop()
-        send(&state, .key(.character("e")))
-        state.form?.setText("Edited Offline", for: .name)
-        guard case .saveEdit(let edit)? = send(&state, .key(.control("s"))).first else {
-            Issue.record("Ctrl-S did not save the edit")
-            return
-        }
-        send(&state, .editSucceeded(try await backend.update(edit)))
-        let desktop = Container(configuration: .init(containerIdentifier: server.container, dataDirectory: server.dataDirectory, user: "alice"))
-        let changed = try await desktop.publicCloudDatabase.record(for: record.recordID)
-        changed["name"] = "Alice's Bistro"
-        _ = try await desktop.publicCloudDatabase.save(changed)
-
-        // Back online: the upload is refused before the one refresh the screen gets.
-        let restarted = try await RemoteTestServer.start(restarting: server)
-        _ = try? await alice.publicCloudDatabase.record(for: Record.ID(recordName: "no-such-restaurant"))
-        let deadline = ContinuousClock.now + .seconds(30)
-        while alice.pendingChanges().first?.isConflict != true && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(alice.pendingChanges().first?.isConflict == true)
+        // The upload is refused before the one refresh the screen gets.
+        let (restarted, _) = try await Self.editRefusedAtUpload(&state, "Edited Offline", server: server,
+                                                                alice: alice, record: record, backend: backend)
         let page = try await backend.refresh(limit: 50)
         #expect(page.updated.map(\.id) == ["alices"], "the desktop's rename is in the catch-up")
         send(&state, .pageLoaded(.refresh, .success(page)))
