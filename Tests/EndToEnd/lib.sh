@@ -45,7 +45,28 @@ fail() {
   # A script's own diagnostics (server log, a user's outbox), if it defines them.
   if declare -F e2e_on_fail >/dev/null; then e2e_on_fail >&2 || true; fi
   e2e_print_core >&2 || true
+  e2e_print_hang >&2 || true
   exit 1
+}
+
+# After a failed wait: what the server last answered, the test proxy's connections, and where
+# foodpin and the server are stuck, if they are (a wait that times out with nothing on screen
+# otherwise leaves no trace of which side stopped).
+e2e_print_hang() {
+  if [ -n "${SERVE_LOG:-}" ] && [ -f "$SERVE_LOG" ]; then
+    printf -- '--- the server'"'"'s last log lines (%s) ---\n' "$(date +%H:%M:%S)"
+    tail -15 "$SERVE_LOG" | cut -c1-200
+  fi
+  [ ! -f "$E2E_TMP/proxy.out" ] || { printf -- '--- the test proxy ---\n'; tail -10 "$E2E_TMP/proxy.out"; }
+  command -v gdb >/dev/null || return 0
+  local pid pane
+  pane="$(e2e_tmux display -p -t "$E2E_SESSION" '#{pane_pid}' 2>/dev/null || true)"
+  for pid in $pane $(pgrep -P "${pane:-0}" 2>/dev/null) ${SERVE_PID:-}; do
+    [ -r "/proc/$pid/exe" ] || continue
+    case "$(readlink "/proc/$pid/exe")" in *foodpin|*localcloud) ;; *) continue ;; esac
+    printf -- '--- %s (pid %s): the top of each thread'"'"'s stack ---\n' "$(readlink "/proc/$pid/exe")" "$pid"
+    timeout 60 gdb -batch -nx -p "$pid" -ex "thread apply all bt 6" 2>&1 | grep -E '^(Thread|#)' | cut -c1-180 | head -150 || true
+  done
 }
 
 # The stacks of every thread of an app that crashed under this script (its core file), then the core
