@@ -16,7 +16,9 @@ import Synchronization
 /// - the identity store reports a change (``CredentialChanges``: a revocation through this node, a
 ///   write to the identity files by another process, a NOTIFY from another node): every session is
 ///   rechecked against the store, which stays the source of truth;
-/// - the earliest expiry instant arrives (a timer to that instant, not a periodic check).
+/// - the earliest expiry instant arrives (a timer to that instant, not a periodic check);
+/// - `settleDelay` after a change: once more. Another process's commit is heard at its WAL
+///   writes, before SQLite publishes it, so the check at the ring can still read the session live.
 ///
 /// One check per distinct session, however many streams share it. A check that fails (the database
 /// unreachable) keeps the session open and is retried a second later: only a session the store says
@@ -36,6 +38,8 @@ final class PushSessions: Sendable {
         var running = false
         /// Set by a credential change: the next check covers every session, not only new ones.
         var recheckAll = false
+        /// Set by a credential change: the pass after the next comes `settleDelay` later, and covers every session.
+        var settleRecheck = false
         /// Containers whose other processes' and nodes' changes are heard already.
         var heardContainers: Set<String> = []
         /// How many times the loop has checked, and the wait it chose last: tests see that a moved
@@ -52,6 +56,8 @@ final class PushSessions: Sendable {
     static let longestWait = Duration.seconds(3600)
     /// How soon a check that failed is tried again.
     static let retryInterval = Duration.seconds(1)
+    /// How long after a change it is checked again: a commit heard at its first write is published by then.
+    static let settleDelay = Duration.milliseconds(500)
 
     init(authenticator: any RequestAuthenticator, logger: Logger) {
         self.authenticator = authenticator
@@ -96,16 +102,20 @@ final class PushSessions: Sendable {
 
     /// Some credential may have ended: recheck every session now.
     func credentialsChanged() {
-        state.withLock { $0.recheckAll = true }
+        state.withLock { state in
+            state.recheckAll = true
+            state.settleRecheck = true
+        }
         wakeup.fire()
     }
 
     private func run() async {
         while true {
-            let toCheck = state.withLock { state -> [PushSession] in
+            let (toCheck, settles) = state.withLock { state -> ([PushSession], Bool) in
                 let all = state.recheckAll
                 state.recheckAll = false
-                return state.sessions.filter { all || $0.value.liveUntil == nil }.map(\.key)
+                defer { state.settleRecheck = false }
+                return (state.sessions.filter { all || $0.value.liveUntil == nil }.map(\.key), state.settleRecheck)
             }
             var failed = false
             for session in toCheck {
@@ -142,7 +152,9 @@ final class PushSessions: Sendable {
                 wait = min(wait, .milliseconds(Int64((seconds * 1000).rounded(.up))))
             }
             if failed { wait = min(wait, Self.retryInterval) }
+            if settles { wait = min(wait, Self.settleDelay) }
             state.withLock { state in
+                if settles { state.recheckAll = true }
                 state.passes += 1
                 state.lastWait = wait
             }
