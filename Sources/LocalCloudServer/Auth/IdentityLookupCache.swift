@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// Rows the authenticator found by digest, kept while the identity file is unchanged, so a request
-/// costs two `stat` calls and a 48-byte read instead of a database read.
+/// costs two `stat` calls instead of a database read.
 ///
 /// Every commit, from this process or the console, changes the WAL-index header in `-shm` (its
 /// change counter and last frame), and the header changes exactly when the commit becomes visible
@@ -53,11 +53,9 @@ final class IdentityLookupCache<Row: Sendable>: Sendable {
         let shm = open(url.path + "-shm", O_RDONLY | O_CLOEXEC)
         if shm >= 0 {
             defer { close(shm) }
-            // Six words: the stamp stays small in a cache of thousands of entries.
-            var header = [UInt64](repeating: 0, count: walIndexHeaderSize / 8)
-            let read = header.withUnsafeMutableBytes { pread(shm, $0.baseAddress, walIndexHeaderSize, 0) }
-            guard read == walIndexHeaderSize else { return nil }
-            parts += header.map { Int(truncatingIfNeeded: $0) }
+            var header = [UInt8](repeating: 0, count: walIndexHeaderSize)
+            guard pread(shm, &header, walIndexHeaderSize, 0) == walIndexHeaderSize else { return nil }
+            parts += header.map(Int.init)
         } else if errno != ENOENT {
             return nil
         }
