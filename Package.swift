@@ -196,7 +196,6 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // A private PostgreSQL cluster (initdb + pg_ctl on a free port) for the tests that need one.

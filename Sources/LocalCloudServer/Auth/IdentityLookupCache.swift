@@ -7,13 +7,16 @@ import Glibc
 /// Rows the authenticator found by digest, kept while the identity file is unchanged, so a request
 /// costs two `stat` calls instead of a database read.
 ///
-/// Every commit, from this process or the console, changes the WAL-index header in `-shm` (its
-/// change counter and last frame), and the header changes exactly when the commit becomes visible
-/// to readers. The stamp, taken before the row is read, holds that header with the sizes and
-/// modification times of the file and its WAL: a commit that lands meanwhile makes the entry stale
-/// at once. (Sizes and times alone were not enough: a commit's WAL writes come before its header
-/// update, so a read between them saw the old row under the new file times, and a revocation by
-/// the console went unseen while the entry lived.) An entry also lasts at most `maximumAge`.
+/// Every commit, from this process or the console, changes the size or modification time of
+/// `identity.sqlite` or its WAL. The stamp is taken before the row is read, so a commit that lands
+/// meanwhile makes the entry stale at once. Modification times are as coarse as the kernel's tick:
+/// two commits in one tick that leave the WAL's size unchanged could go unseen, so an entry also
+/// lasts at most `maximumAge`, which bounds how late a revocation can take effect in that case.
+///
+/// Only `stat`: never open one of the database's files here. POSIX locks belong to the process,
+/// and closing any descriptor of a file drops all of them, SQLite's among them; another process
+/// then takes the `-shm` for unused and truncates it under this one's mapping (SIGBUS: a CI run
+/// crashed so, when this stamp read the WAL-index header with `open`/`pread`/`close`).
 ///
 /// Invariant: at most `capacity` entries; only rows that were found are kept (unknown digests are
 /// not, so guessing cannot fill the cache).
@@ -37,9 +40,7 @@ final class IdentityLookupCache<Row: Sendable>: Sendable {
         self.maximumAge = maximumAge
     }
 
-    /// The file state of a SQLite database in WAL mode: size and mtime of the file and its WAL,
-    /// and the WAL-index header (the first 48 bytes of `-shm`, which SQLite updates through its
-    /// mapping as each commit is published: read from the page cache, it is never behind).
+    /// The file state of a SQLite database in WAL mode: size and mtime of the file and its WAL.
     static func stamp(_ url: URL) -> Stamp? {
         var parts: [Int] = []
         for path in [url.path, url.path + "-wal"] {
@@ -50,20 +51,8 @@ final class IdentityLookupCache<Row: Sendable>: Sendable {
             }
             parts += [Int(info.st_size), Int(info.st_mtim.tv_sec), Int(info.st_mtim.tv_nsec)]
         }
-        let shm = open(url.path + "-shm", O_RDONLY | O_CLOEXEC)
-        if shm >= 0 {
-            defer { close(shm) }
-            var header = [UInt8](repeating: 0, count: walIndexHeaderSize)
-            guard pread(shm, &header, walIndexHeaderSize, 0) == walIndexHeaderSize else { return nil }
-            parts += header.map(Int.init)
-        } else if errno != ENOENT {
-            return nil
-        }
         return Stamp(file: parts)
     }
-
-    /// SQLite's `WalIndexHdr`: version, change counter, page size, last valid frame, checksums.
-    static var walIndexHeaderSize: Int { 48 }
 
     /// The cached row for `key` when the file is as it was when the row was read.
     func row(_ key: String, stamp: Stamp) -> Row? {

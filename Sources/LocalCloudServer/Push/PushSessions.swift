@@ -56,8 +56,9 @@ final class PushSessions: Sendable {
     static let longestWait = Duration.seconds(3600)
     /// How soon a check that failed is tried again.
     static let retryInterval = Duration.seconds(1)
-    /// How long after a change it is checked again: a commit heard at its first write is published by then.
-    static let settleDelay = Duration.milliseconds(500)
+    /// How long after a change it is checked again: a commit heard at its first write is published
+    /// by then, and the identity cache's entry read at the ring (`maximumAge`, 1 s) has expired.
+    static let settleDelay = Duration.milliseconds(1200)
 
     init(authenticator: any RequestAuthenticator, logger: Logger) {
         self.authenticator = authenticator
