@@ -52,6 +52,7 @@ serve_foodpin "$SERVER"
 PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
 proxy_start() {
   cat "$E2E_TMP/proxy.out" >>"$E2E_TMP/proxy.log" 2>/dev/null || true; echo "$(date +%s.%N) proxy start" >>"$E2E_TMP/proxy.log"
+  : >"$E2E_TMP/proxy.out"  # emptied before the fork: the last proxy's "proxying" must not count
   python3 "$E2E_ROOT/Tests/EndToEnd/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
   PROXY_PID=$!
   poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"

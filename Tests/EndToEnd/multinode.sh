@@ -35,6 +35,20 @@ cleanup() {
 trap cleanup EXIT
 show_logs() { for log in "$TMP"/node*.log "$TMP"/nginx/error.log; do [ -f "$log" ] && { echo "--- $log" >&2; tail -15 "$log" >&2; }; done; }
 trap show_logs ERR
+# On a failed check: the nodes' logs, each extra stream's state, and where the nodes are stuck.
+e2e_on_fail() {
+  show_logs
+  local i f
+  for i in $(seq 1 12); do
+    f="$TMP/sse-$i.txt"; [ -f "$f" ] || continue
+    printf -- '--- stream %s (node %s): %s bytes: %s %s\n' "$i" "$(( 2 - i % 2 ))" "$(wc -c <"$f")" "$(head -c 120 "$f" | tr '\n' ' ')" "$(cat "$TMP/sse-$i.err" 2>/dev/null)"
+  done
+  for pid in "$NODE1_PID" "$NODE2_PID"; do
+    [ -n "$pid" ] && [ -r "/proc/$pid/exe" ] && command -v gdb >/dev/null || continue
+    printf -- '--- node pid %s: the top of each thread'"'"'s stack ---\n' "$pid"
+    timeout 60 gdb -batch -nx -p "$pid" -ex "thread apply all bt 8" 2>&1 | grep -E '^(Thread|#)' | cut -c1-180 | head -120 || true
+  done
+}
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 # wait_until SECONDS COMMAND…: polls until COMMAND succeeds.
 wait_until() {
@@ -62,6 +76,9 @@ pass "one PostgreSQL database: schema, API token, users alice and bob"
 PORT1="$(free_port)"; PORT2="$(free_port)"; PORT_LB="$(free_port)"
 # start_node N PORT: a node on the shared database; its data directory holds only local scratch files.
 start_node() {
+  # Emptied here, not by the child's redirect (which runs after the fork): on a restart the poll
+  # below would otherwise find the killed node's line and go on before this node listens.
+  : >"$TMP/node$1.out"
   "$LOCALCLOUD_BIN" serve --database "$DB_URL" --data-dir "$TMP/node$1" --host 127.0.0.1 --port "$2" \
     >"$TMP/node$1.out" 2>"$TMP/node$1.log" &
   eval "NODE$1_PID=$!"
@@ -141,7 +158,7 @@ start_node 1 "$PORT1"
 # alice's session: these saves would be new restaurants on her screen.)
 for i in $(seq 1 12); do
   node="$NODE1"; [ $((i % 2)) = 0 ] && node="$NODE2"
-  curl -sS -N "$node/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse-$i.txt" 2>/dev/null &
+  curl -sS -N "$node/database/1/$C/development/notifications?ckAPIToken=$API&ckWebAuthToken=$ALICE" > "$TMP/sse-$i.txt" 2>"$TMP/sse-$i.err" &
   EXTRA_SSE+=($!)
 done
 listen_backends() { pg_psql "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND application_name = '${1:-localcloud listen}'"; }

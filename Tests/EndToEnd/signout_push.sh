@@ -53,6 +53,9 @@ BOB="$(lc users token bob)"
 
 PORT1="$(free_port)"; PORT2="$(free_port)"
 start_node() {
+  # Emptied here, not by the child's redirect (which runs after the fork): on a restart the poll
+  # below would otherwise find the killed node's line and go on before this node listens.
+  : >"$TMP/node$1.out"
   "$LOCALCLOUD_BIN" serve --database "$DB_URL" --data-dir "$TMP/node$1" --host 127.0.0.1 --port "$2" \
     >"$TMP/node$1.out" 2>"$TMP/node$1.log" &
   eval "NODE$1_PID=$!"

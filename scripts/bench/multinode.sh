@@ -76,6 +76,7 @@ credentials() {
 # start_node NAME PORT STORE-ARGS… → the node's pid appended to PIDS, NODE_URL
 start_node() {
   local name="$1" port="$2"; shift 2
+  : >"$TMP/$name.out"  # emptied before the fork: a restarted node's old line must not count
   LOCALCLOUD_LOG_LEVEL=warning "$LOCALCLOUD_BIN" serve "$@" --data-dir "$TMP/$name" --host 127.0.0.1 --port "$port" \
     >"$TMP/$name.out" 2>"$TMP/$name.log" &
   PIDS+=($!)
