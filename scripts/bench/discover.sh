@@ -3,10 +3,12 @@
 # scripts/bench/multinode.sh's "1 node, SQLite" rows, without PostgreSQL and nginx, plus the
 # "load more" page whose creation-time bound is new on every request.
 #
-#   scripts/bench/discover.sh [--records 100000] [--duration 10] [--bin DIR]
+#   scripts/bench/discover.sh [--records 100000] [--duration 10] [--bin DIR] [--perf FILE]
 #
 # --bin: the directory holding release `localcloud` and `localcloud-bench` (default: builds them
 # here with `swift build -c release`), so two builds can be compared in one session.
+# --perf: afterwards, `perf record -g` (DWARF call graphs, 6 s) of the node answering uncached
+# pages, written to FILE; read it with `perf report -i FILE --children --sort sym -g none`.
 # wrk, 32 connections, on:
 #   - Discover page: the cached body (the server's response cache answers between commits);
 #   - Discover page, uncached: a `bench` key unique per request, so every page runs the query;
@@ -18,15 +20,17 @@ cd "$(dirname "$0")/../.."
 RECORDS=100000
 DURATION=10
 BIN=""
+PERF_OUT=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --records) RECORDS="$2"; shift 2 ;;
     --duration) DURATION="$2"; shift 2 ;;
     --bin) BIN="$2"; shift 2 ;;
-    *) echo "usage: $0 [--records N] [--duration SECONDS] [--bin DIR]" >&2; exit 2 ;;
+    --perf) PERF_OUT="$2"; shift 2 ;;
+    *) echo "usage: $0 [--records N] [--duration SECONDS] [--bin DIR] [--perf FILE]" >&2; exit 2 ;;
   esac
 done
-for tool in wrk python3; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
+for tool in wrk python3 ${PERF_OUT:+perf}; do command -v "$tool" >/dev/null || { echo "$tool is missing" >&2; exit 1; }; done
 if [ -z "$BIN" ]; then
   swift build -c release --product localcloud >&2
   swift build -c release --product localcloud-bench >&2
@@ -99,3 +103,11 @@ echo "|---|---:|---:|---:|---:|---:|"
 read -r rps p50 p99 errors cpu < <(measure "$TMP/post.lua"); echo "| Discover page | $rps | $p50 | $p99 | $errors | $cpu |"
 read -r rps p50 p99 errors cpu < <(measure "$TMP/fresh.lua"); echo "| Discover page, uncached | $rps | $p50 | $p99 | $errors | $cpu |"
 read -r rps p50 p99 errors cpu < <(measure "$TMP/more.lua"); echo "| Load more (creation-time bound new per request) | $rps | $p50 | $p99 | $errors | $cpu |"
+if [ -n "$PERF_OUT" ]; then
+  wrk -t2 -c32 -d10s -s "$TMP/fresh.lua" "$URL" >/dev/null &
+  wrk_pid=$!
+  perf record -F 2000 -g --call-graph dwarf,16384 -p "$SERVE_PID" -o "$PERF_OUT" -- sleep 6 >/dev/null 2>&1 \
+    || { kill "$wrk_pid" 2>/dev/null; echo "perf record failed" >&2; exit 1; }
+  wait "$wrk_pid"
+  echo "profile of the uncached page: $PERF_OUT" >&2
+fi
