@@ -57,15 +57,8 @@ lc admins list | grep -q '^root ' || fail "admins list (PostgreSQL) does not sho
 pass "admins add/list on PostgreSQL"
 
 PORT1="$(free_port)"; PORT2="$(free_port)"; PORT_LB="$(free_port)"
-start_node() {
-  # Emptied here, not by the child's redirect (which runs after the fork): on a restart the poll
-  # below would otherwise find the killed node's line and go on before this node listens.
-  : >"$TMP/node$1.out"
-  "$LOCALCLOUD_BIN" serve --database "$PG_URL" --data-dir "$TMP/node$1" --host 127.0.0.1 --port "$2" \
-    >"$TMP/node$1.out" 2>"$TMP/node$1.log" &
-  eval "NODE$1_PID=$!"
-  wait_until 60 grep -q '^listening on' "$TMP/node$1.out" || fail "node $1 did not start"
-}
+# start_node N PORT: node N on the shared database (support/serve.sh).
+start_node() { serve_node "$TMP" "$1" "$2" "$PG_URL" || fail "node $1 did not start"; }
 start_node 1 "$PORT1"
 start_node 2 "$PORT2"
 NODE1="http://127.0.0.1:$PORT1"; NODE2="http://127.0.0.1:$PORT2"; LB="http://127.0.0.1:$PORT_LB"

@@ -73,3 +73,23 @@ serve_foodpin() {
   serve_start "$data"
   PORT="${SERVE_URL##*:}"
 }
+
+# serve_node DIR N PORT DATABASE_URL: node N of several `localcloud serve` processes on one
+# PostgreSQL database, on 127.0.0.1:PORT, its scratch files in DIR/nodeN and its output in
+# DIR/nodeN.out and DIR/nodeN.log. Sets NODEN_PID; returns 1 if it does not listen within
+# SERVE_TIMEOUT. A node killed earlier may be started again the same way.
+serve_node() {
+  local dir="$1" n="$2" port="$3" url="$4"
+  local out="$dir/node$n.out"
+  # Emptied here, not by the child's redirect (which runs after the fork): on a restart the poll
+  # below would otherwise find the killed node's line and go on before this node listens.
+  : >"$out"
+  "$LOCALCLOUD_BIN" serve --database "$url" --data-dir "$dir/node$n" --host 127.0.0.1 --port "$port" \
+    >"$out" 2>"$dir/node$n.log" &
+  eval "NODE${n}_PID=$!"
+  local deadline=$((SECONDS + SERVE_TIMEOUT))
+  until grep -q '^listening on' "$out"; do
+    [ "$SECONDS" -lt "$deadline" ] || return 1
+    sleep 0.05  # poll interval
+  done
+}
