@@ -245,7 +245,12 @@ lc users signout alice >/dev/null
 # The server may honour the revoked token for up to its identity cache's 1 s (IdentityLookupCache's
 # documented bound, for a sign-out by another process read mid-commit): r is pressed again each
 # 2 s until the refusal shows, so a revocation that never takes effect still fails here.
-signed_out_after_r() { screen_has "Signed out: run foodpin login" && return 0; send r; sleep 2; screen_has "Signed out: run foodpin login"; }
+signed_out_after_r() {
+  screen_has "Signed out: run foodpin login" && return 0
+  send r
+  local deadline=$((SECONDS + 2))  # this press's answer, polled
+  until screen_has "Signed out: run foodpin login"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.1; done
+}
 poll_until 20 "a revoked token never said 'Signed out: run foodpin login'" signed_out_after_r
 screen_has "Bulk 59" || fail "the list went away when the token was revoked"
 [ "$(capture | grep -c 'Signed out')" = 1 ] || fail "more than one line about the sign-out"
