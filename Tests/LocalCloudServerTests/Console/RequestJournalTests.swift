@@ -27,6 +27,12 @@ struct RequestJournalTests {
         let lines = journal.lines(after: 0, limit: .max)
         #expect(lines.count == RequestJournal.capacity)
         #expect(lines.first?.path == "/50")
+        // After the ring has wrapped: a suffix from any sequence, older than the oldest kept or past the newest.
+        #expect(journal.lines(after: 2000, limit: .max).map(\.path) == (2000..<2050).map { "/\($0)" })
+        #expect(journal.lines(after: 10, limit: .max).count == RequestJournal.capacity)
+        #expect(journal.lines(after: 2050).isEmpty)
+        #expect(journal.lines(after: 9999).isEmpty)
+        #expect(journal.lines(after: 2040, limit: 3).map(\.path) == ["/2047", "/2048", "/2049"])
         journal.checkInvariants()
     }
 

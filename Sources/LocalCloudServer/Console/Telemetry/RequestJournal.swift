@@ -1,5 +1,6 @@
 import Foundation
 import LocalCloud
+import NIOCore
 import Synchronization
 
 /// This node's recent requests, for the console's live log and its telemetry charts.
@@ -60,7 +61,9 @@ package final class RequestJournal: Sendable {
     static let samplesPerMinute = 20_000
 
     private struct State {
-        var lines: [Line] = []
+        /// A ring: the oldest line leaves in O(1). (An array shifted its 2,000 lines on every
+        /// request once full: 7% of a node's CPU serving a page from memory.)
+        var lines = CircularBuffer<Line>(initialCapacity: RequestJournal.capacity + 1)
         var next = 1
         var buckets: [Minute] = []
         var openStreams = 0
@@ -100,7 +103,7 @@ package final class RequestJournal: Sendable {
             state.lines.append(Line(sequence: state.next, time: time, method: method, path: path, status: status,
                                     milliseconds: milliseconds, user: user, errorCode: errorCode))
             state.next += 1
-            if state.lines.count > Self.capacity { state.lines.removeFirst(state.lines.count - Self.capacity) }
+            while state.lines.count > Self.capacity { state.lines.removeFirst() }
             Self.bucket(&state, at: time) { minute in
                 minute.requests += 1
                 if status >= 400 { minute.errors[errorCode ?? "HTTP_\(status)", default: 0] += 1 }
@@ -145,7 +148,11 @@ package final class RequestJournal: Sendable {
 
     /// Lines after `sequence` (oldest first) that pass `filter`, at most `limit` of the newest.
     func lines(after sequence: Int, limit: Int = 500, where filter: (Line) -> Bool = { _ in true }) -> [Line] {
-        let matching = state.withLock { state in state.lines.filter { $0.sequence > sequence && filter($0) } }
+        let matching = state.withLock { state -> [Line] in
+            // Sequences are consecutive, so the lines after `sequence` are a suffix.
+            guard let first = state.lines.first?.sequence else { return [] }
+            return state.lines.dropFirst(min(max(0, sequence - first + 1), state.lines.count)).filter(filter)
+        }
         return Array(matching.suffix(limit))
     }
 
