@@ -28,8 +28,7 @@ ALICE="$E2E_TMP/alice"
 LAPTOP="$E2E_TMP/laptop"
 BOB="$E2E_TMP/bob"
 mkdir -p "$SERVER" "$ALICE/config" "$LAPTOP/config" "$BOB/config"
-PROXY_PID=""
-proxy_stop() { [ -z "$PROXY_PID" ] || { echo "$(date +%s.%N) proxy stop" >>"$E2E_TMP/proxy.log"; kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; PROXY_PID=""; }; }
+source "$(dirname "$0")/support/proxy.sh"
 trap 'proxy_stop; serve_kill; e2e_cleanup' EXIT
 PHOTO_A="$E2E_ROOT/Assets/Restaurants/addis-injera.jpg"
 PHOTO_B="$(ls "$E2E_ROOT"/Assets/Restaurants/*.jpg | grep -v addis-injera | head -1)"
@@ -49,14 +48,6 @@ print(rows[0][sys.argv[3]])' "$E2E_TMP/bob.json" "$1" "$2"
 has_field() { [ "$(field_of "$1" "$2")" = "$3" ]; }
 
 serve_foodpin "$SERVER"
-PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-proxy_start() {
-  cat "$E2E_TMP/proxy.out" >>"$E2E_TMP/proxy.log" 2>/dev/null || true; echo "$(date +%s.%N) proxy start" >>"$E2E_TMP/proxy.log"
-  : >"$E2E_TMP/proxy.out"  # emptied before the fork: the last proxy's "proxying" must not count
-  python3 "$E2E_ROOT/Tests/EndToEnd/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
-  PROXY_PID=$!
-  poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"
-}
 proxy_start
 echo "alice-secret" | as_alice "$E2E_BIN" login "http://127.0.0.1:$PROXY_PORT" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null
 echo "alice-secret" | as_laptop "$E2E_BIN" login "$SERVE_URL" --api-token "$TOKEN" --user alice --password-stdin 2>/dev/null

@@ -158,15 +158,7 @@ pass "live updates resume on a screen that started offline"
 
 echo "=== remote: a deletion while alice is away"
 # Alice's own network goes down while the server stays up for bob: she reaches it through a proxy.
-PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-PROXY_PID=""
-proxy_start() {
-  : >"$E2E_TMP/proxy.out"  # emptied before the fork: the last proxy's "proxying" must not count
-  python3 "$E2E_ROOT/Tests/EndToEnd/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
-  PROXY_PID=$!
-  poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"
-}
-proxy_stop() { [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; PROXY_PID=""; }; }
+source "$(dirname "$0")/support/proxy.sh"
 trap 'proxy_stop; serve_kill; e2e_cleanup' EXIT
 proxy_start
 send q

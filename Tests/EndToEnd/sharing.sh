@@ -24,8 +24,7 @@ MODE="${1:-embedded}"
 case "$MODE" in embedded|server|postgres) ;; *) echo "usage: sharing.sh [embedded|server|postgres]" >&2; exit 2 ;; esac
 ensure_binary
 
-PROXY_PID=""
-proxy_stop() { [ -z "$PROXY_PID" ] || { kill "$PROXY_PID" 2>/dev/null || true; wait "$PROXY_PID" 2>/dev/null || true; PROXY_PID=""; }; }
+source "$HERE/support/proxy.sh"
 if [ "$MODE" = embedded ]; then
   export LOCALCLOUD_HOME="$E2E_TMP/data"
   # user_env USER: the environment foodpin runs in as USER.
@@ -62,13 +61,6 @@ else
   if [ "$MODE" = postgres ]; then serve_start "$E2E_TMP/server" --database "$PG_URL"; else serve_start "$E2E_TMP/server"; fi
   PORT="${SERVE_URL##*:}"
   # Bob reaches the server through a proxy: killing it is his network going down.
-  PROXY_PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-  proxy_start() {
-    : >"$E2E_TMP/proxy.out"
-    python3 "$HERE/support/tcp_proxy.py" "$PROXY_PORT" "$PORT" >"$E2E_TMP/proxy.out" 2>&1 &
-    PROXY_PID=$!
-    poll_until 10 "the proxy did not start" grep -q proxying "$E2E_TMP/proxy.out"
-  }
   proxy_start
   user_env() { USER_ENV=("LOCALCLOUD_HOME=$E2E_TMP/$1/data" "XDG_CONFIG_HOME=$E2E_TMP/$1/config"); }
   for u in alice bob carol; do
