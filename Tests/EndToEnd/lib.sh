@@ -149,6 +149,16 @@ capture_colors() { e2e_tmux capture-pane -e -p -t "$E2E_SESSION"; }
 # A tmux format value of the pane, e.g. pane_width, cursor_flag, alternate_on.
 pane_value() { e2e_tmux display-message -p -t "$E2E_SESSION" "#{$1}"; }
 
+# wait_until TIMEOUT COMMAND...: runs COMMAND (its output discarded) every 0.05 s until it
+# succeeds; returns 1 after TIMEOUT seconds (whole seconds, timed in milliseconds).
+wait_until() {
+  local deadline_ms=$(( $(date +%s%3N) + $1 * 1000 )); shift
+  until "$@" >/dev/null 2>&1; do
+    [ "$(date +%s%3N)" -lt "$deadline_ms" ] || return 1
+    sleep 0.05  # poll interval
+  done
+}
+
 # poll_until TIMEOUT MESSAGE COMMAND...: runs COMMAND every 0.1 s until it succeeds; after
 # TIMEOUT seconds, fails with MESSAGE.
 poll_until() {

@@ -240,8 +240,7 @@ lc users signout alice >/dev/null
 signed_out_after_r() {
   screen_has "Signed out: run foodpin login" && return 0
   send r
-  local deadline=$((SECONDS + 2))  # this press's answer, polled
-  until screen_has "Signed out: run foodpin login"; do [ "$SECONDS" -lt "$deadline" ] || return 1; sleep 0.1; done
+  wait_until 2 screen_has "Signed out: run foodpin login"  # this press's answer
 }
 poll_until 20 "a revoked token never said 'Signed out: run foodpin login'" signed_out_after_r
 screen_has "Bulk 59" || fail "the list went away when the token was revoked"

@@ -28,14 +28,6 @@ trap cleanup EXIT
 show_logs() { for log in "$TMP"/node*.log; do [ -f "$log" ] && { echo "--- $log" >&2; tail -15 "$log" >&2; }; done; }
 trap show_logs ERR
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
-# wait_until SECONDS COMMAND…: polls until COMMAND succeeds.
-wait_until() {
-  local deadline_ms=$(( $(date +%s%3N) + $1 * 1000 )); shift
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s%3N)" -lt "$deadline_ms" ] || return 1
-    sleep 0.05  # poll interval
-  done
-}
 
 ensure_localcloud
 ensure_binary

@@ -20,14 +20,6 @@ cleanup() {
   e2e_cleanup
 }
 trap cleanup EXIT
-# wait_until SECONDS COMMAND…: polls until COMMAND succeeds.
-wait_until() {
-  local deadline_ms=$(( $(date +%s%3N) + $1 * 1000 )); shift
-  until "$@" >/dev/null 2>&1; do
-    [ "$(date +%s%3N)" -lt "$deadline_ms" ] || return 1
-    sleep 0.05  # poll interval
-  done
-}
 exited() { ! kill -0 "$1" 2>/dev/null; }
 
 ensure_localcloud
